@@ -1,0 +1,26 @@
+//! `brain-core`: the domain logic of `brain`, a git-native repository memory for
+//! coding agents.
+//!
+//! * [`model`]: memories, preferences, statuses and their invariants (pure data).
+//! * [`yaml`]: the one module that reads and writes YAML, canonically.
+//! * [`config`]: `.brain/config.yaml` and workflow presets.
+//! * [`store`]: the only module that touches the file system: `.brain/` layout,
+//!   loading with a derived cache, atomic writes under a lock.
+//! * [`lint`]: every problem in a store, with file and line.
+//! * [`report`]: the report types commands return; their JSON shape is a contract.
+//!
+//! The crate never prints, never reads environment variables or the clock, and
+//! never exits: time, paths and settings are passed in.
+
+#![warn(missing_docs)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::too_many_lines))]
+
+pub mod brain;
+pub mod config;
+pub mod lint;
+pub mod model;
+pub mod report;
+pub mod store;
+pub mod yaml;
+
+pub use brain::{Brain, Error, NewMemory};
