@@ -1,0 +1,424 @@
+//! The only module that touches the file system: the `.brain/` layout, loading,
+//! atomic writes and the write lock.
+//!
+//! ```text
+//! .brain/
+//!   config.yaml            workflow preset and settings
+//!   .gitignore             `runtime/`
+//!   decisions/ gotchas/ conventions/ patterns/ goals/ working/   <id>.yaml, one memory each
+//!   preferences/           <id>.yaml, one routing preference each
+//!   runtime/               git-ignored: caches, locks, counters, session state, logs
+//! ```
+//!
+//! Reading never writes a tracked file: everything a read produces (the parsed
+//! catalog cache) goes to `runtime/`, which also carries its own `.gitignore` so
+//! that it stays ignored even if `.brain/.gitignore` is lost.
+
+mod error;
+pub mod git;
+mod load;
+mod write;
+
+use std::path::{Component, Path, PathBuf};
+
+pub use error::Error;
+pub use load::{CacheStats, Catalog, FileProblem, Loaded};
+pub use write::{LOCK_TIMEOUT, WriteLock};
+
+use crate::config::Config;
+use crate::model::{Memory, MemoryId, MemoryType, Preference};
+use crate::yaml;
+
+/// Name of the store directory at the repository root.
+pub const BRAIN_DIR: &str = ".brain";
+
+/// A directory that holds record files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RecordDir {
+    /// One of the six memory directories.
+    Memories(MemoryType),
+    /// `preferences/`.
+    Preferences,
+}
+
+impl RecordDir {
+    /// Every record directory, in listing order.
+    pub const ALL: [RecordDir; 7] = [
+        RecordDir::Memories(MemoryType::Decision),
+        RecordDir::Memories(MemoryType::Gotcha),
+        RecordDir::Memories(MemoryType::Convention),
+        RecordDir::Memories(MemoryType::Pattern),
+        RecordDir::Memories(MemoryType::Goal),
+        RecordDir::Memories(MemoryType::Working),
+        RecordDir::Preferences,
+    ];
+
+    /// Returns the directory name under `.brain/`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecordDir::Memories(t) => t.dir_name(),
+            RecordDir::Preferences => "preferences",
+        }
+    }
+}
+
+/// Paths of one store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    root: PathBuf,
+    brain: PathBuf,
+}
+
+impl Layout {
+    /// The layout of the store in `root/.brain`.
+    pub fn new(root: impl Into<PathBuf>) -> Layout {
+        let root = root.into();
+        let brain = root.join(BRAIN_DIR);
+        Layout { root, brain }
+    }
+
+    /// Returns the repository root (the directory containing `.brain/`).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Returns the `.brain/` directory.
+    pub fn brain_dir(&self) -> &Path {
+        &self.brain
+    }
+
+    /// Returns the path of `config.yaml`.
+    pub fn config_file(&self) -> PathBuf {
+        self.brain.join("config.yaml")
+    }
+
+    /// Returns the path of a record directory.
+    pub fn record_dir(&self, dir: RecordDir) -> PathBuf {
+        self.brain.join(dir.name())
+    }
+
+    /// Returns the path of `runtime/`.
+    pub fn runtime_dir(&self) -> PathBuf {
+        self.brain.join("runtime")
+    }
+
+    /// Returns the path of the parsed-catalog cache.
+    pub fn cache_file(&self) -> PathBuf {
+        self.runtime_dir().join("cache").join("catalog.bin")
+    }
+
+    /// Returns the path of the write lock.
+    pub fn lock_file(&self) -> PathBuf {
+        self.runtime_dir().join("write.lock")
+    }
+
+    /// Returns the file of a memory.
+    pub fn memory_file(&self, kind: MemoryType, id: &MemoryId) -> PathBuf {
+        self.record_dir(RecordDir::Memories(kind))
+            .join(format!("{id}.yaml"))
+    }
+
+    /// Returns the file of a preference.
+    pub fn preference_file(&self, id: &MemoryId) -> PathBuf {
+        self.record_dir(RecordDir::Preferences)
+            .join(format!("{id}.yaml"))
+    }
+
+    /// Returns `path` relative to the root, `/`-separated, for messages and JSON.
+    pub fn relative(&self, path: &Path) -> String {
+        let rel = path.strip_prefix(&self.root).unwrap_or(path);
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        parts.join("/")
+    }
+
+    /// Resolves a root-relative path produced by [`Layout::relative`], refusing
+    /// anything that would leave the store.
+    pub fn resolve(&self, rel: &str) -> Result<PathBuf, Error> {
+        let p = Path::new(rel);
+        let inside_brain =
+            p.starts_with(BRAIN_DIR) && p.components().all(|c| matches!(c, Component::Normal(_)));
+        if inside_brain {
+            Ok(self.root.join(p))
+        } else {
+            Err(Error::OutsideStore {
+                path: rel.to_owned(),
+            })
+        }
+    }
+}
+
+/// What `init` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InitOutcome {
+    /// A new store was created.
+    Created,
+    /// The store existed with the same config; missing directories were added.
+    AlreadyInitialized,
+    /// The existing config differed and was replaced (`--force`).
+    Overwritten,
+}
+
+/// An opened store: its layout and config.
+#[derive(Clone, Debug)]
+pub struct Store {
+    layout: Layout,
+    config: Config,
+    unknown_config_keys: Vec<String>,
+}
+
+impl Store {
+    /// Creates the layout under `root` with `config`. Idempotent: an existing
+    /// store with an equal config is left as it is (missing directories are
+    /// added); a different existing config is an error unless `force` is set.
+    pub fn init(root: &Path, config: &Config, force: bool) -> Result<InitOutcome, Error> {
+        let layout = Layout::new(root);
+        let config_path = layout.config_file();
+        let text = yaml::config_to_string(config);
+        std::fs::create_dir_all(layout.brain_dir()).map_err(|source| Error::Write {
+            path: layout.brain_dir().to_path_buf(),
+            source,
+        })?;
+        let _lock = WriteLock::acquire(&layout.lock_file(), LOCK_TIMEOUT)?;
+        ensure_runtime_ignored(&layout)?;
+        let outcome = match std::fs::read_to_string(&config_path) {
+            Ok(existing) => {
+                let same = yaml::parse_config(&existing).is_ok_and(|(c, _)| &c == config);
+                if same {
+                    InitOutcome::AlreadyInitialized
+                } else if force {
+                    write::write_atomic(&config_path, text.as_bytes(), true)?;
+                    InitOutcome::Overwritten
+                } else {
+                    return Err(Error::ConfigExists { path: config_path });
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                write::write_atomic(&config_path, text.as_bytes(), false)?;
+                InitOutcome::Created
+            }
+            Err(source) => {
+                return Err(Error::Read {
+                    path: config_path,
+                    source,
+                });
+            }
+        };
+        let gitignore = layout.brain_dir().join(".gitignore");
+        if !gitignore.exists() {
+            write::write_atomic(&gitignore, b"runtime/\n", false)?;
+        }
+        for dir in RecordDir::ALL {
+            let path = layout.record_dir(dir);
+            std::fs::create_dir_all(&path).map_err(|source| Error::Write { path, source })?;
+        }
+        Ok(outcome)
+    }
+
+    /// Opens the store at `root/.brain`, reading and checking its config.
+    pub fn open(root: &Path) -> Result<Store, Error> {
+        let layout = Layout::new(root);
+        if !layout.brain_dir().is_dir() {
+            return Err(Error::NotInitialized {
+                root: root.to_path_buf(),
+            });
+        }
+        let config_path = layout.config_file();
+        let (config, unknown) = match std::fs::read_to_string(&config_path) {
+            Ok(text) => {
+                let (config, unknown) =
+                    yaml::parse_config(&text).map_err(|source| Error::Config {
+                        path: config_path.clone(),
+                        source,
+                    })?;
+                if let Some(p) = config.problems().into_iter().next() {
+                    return Err(Error::ConfigValue {
+                        path: config_path,
+                        key: p.key.to_owned(),
+                        message: p.message,
+                    });
+                }
+                (config, unknown)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Error::NotInitialized {
+                    root: root.to_path_buf(),
+                });
+            }
+            Err(source) => {
+                return Err(Error::Read {
+                    path: config_path,
+                    source,
+                });
+            }
+        };
+        Ok(Store {
+            layout,
+            config,
+            unknown_config_keys: unknown,
+        })
+    }
+
+    /// Returns the layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Returns the config.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Returns the dotted paths of config keys this build does not know.
+    pub fn unknown_config_keys(&self) -> &[String] {
+        &self.unknown_config_keys
+    }
+
+    /// Returns one warning per unknown config key.
+    pub fn config_warnings(&self) -> Vec<String> {
+        let rel = self.layout.relative(&self.layout.config_file());
+        self.unknown_config_keys
+            .iter()
+            .map(|key| format!("{rel}: unknown key `{key}` is ignored"))
+            .collect()
+    }
+
+    /// Loads every record, served from and refreshing the runtime cache.
+    pub fn load(&self) -> Catalog {
+        self.ensure_runtime();
+        load::load(&self.layout, true)
+    }
+
+    /// Loads every record by parsing every file, without touching the cache.
+    pub fn load_uncached(&self) -> Catalog {
+        load::load(&self.layout, false)
+    }
+
+    fn ensure_runtime(&self) {
+        // Best effort: a read-only checkout still loads, just without a cache.
+        let _ = ensure_runtime_ignored(&self.layout);
+    }
+
+    /// Takes the write lock; hold it across a read-modify-write.
+    pub fn lock(&self) -> Result<WriteLock, Error> {
+        self.ensure_runtime();
+        WriteLock::acquire(&self.layout.lock_file(), LOCK_TIMEOUT)
+    }
+
+    /// Writes a new memory built by `make`, which is called with an attempt
+    /// number until it yields an id that no record in the store uses yet.
+    /// Takes the write lock. Returns the memory as written and its relative path.
+    pub fn create_memory(
+        &self,
+        mut make: impl FnMut(u32) -> Memory,
+    ) -> Result<(Memory, String), Error> {
+        let _lock = self.lock()?;
+        for attempt in 0..1000 {
+            let mut memory = make(attempt);
+            if self.id_in_use(&memory.id) {
+                continue;
+            }
+            memory.normalize();
+            let path = self.layout.memory_file(memory.kind, &memory.id);
+            let text = yaml::memory_to_string(&memory);
+            write::write_atomic(&path, text.as_bytes(), false)?;
+            return Ok((memory, self.layout.relative(&path)));
+        }
+        Err(Error::IdExhausted)
+    }
+
+    /// Overwrites (or creates) the file of `memory` in canonical form.
+    /// The caller holds the write lock.
+    pub fn save_memory(&self, _lock: &WriteLock, memory: &Memory) -> Result<String, Error> {
+        let path = self.layout.memory_file(memory.kind, &memory.id);
+        let text = yaml::memory_to_string(memory);
+        write::write_atomic(&path, text.as_bytes(), true)?;
+        Ok(self.layout.relative(&path))
+    }
+
+    /// Overwrites (or creates) the file of `preference` in canonical form.
+    /// The caller holds the write lock.
+    pub fn save_preference(
+        &self,
+        _lock: &WriteLock,
+        preference: &Preference,
+    ) -> Result<String, Error> {
+        let path = self.layout.preference_file(&preference.id);
+        let text = yaml::preference_to_string(preference);
+        write::write_atomic(&path, text.as_bytes(), true)?;
+        Ok(self.layout.relative(&path))
+    }
+
+    /// Replaces the contents of an existing record file given by its relative path.
+    /// The caller holds the write lock.
+    pub fn rewrite(&self, _lock: &WriteLock, rel: &str, text: &str) -> Result<(), Error> {
+        let path = self.layout.resolve(rel)?;
+        write::write_atomic(&path, text.as_bytes(), true)
+    }
+
+    /// Reads a record file given by its relative path.
+    pub fn read_text(&self, rel: &str) -> Result<String, Error> {
+        let path = self.layout.resolve(rel)?;
+        std::fs::read_to_string(&path).map_err(|source| Error::Read { path, source })
+    }
+
+    /// Reads every record file as text, in path order, in parallel; files that
+    /// are not records come back as problems.
+    pub fn read_sources(&self) -> (Vec<Source>, Vec<FileProblem>) {
+        use rayon::prelude::*;
+        let (files, problems) = load::list_files(&self.layout);
+        let sources = files
+            .into_par_iter()
+            .map(|f| Source {
+                text: std::fs::read(&f.abs)
+                    .map_err(|e| format!("cannot read: {e}"))
+                    .and_then(|b| {
+                        String::from_utf8(b).map_err(|_| "file is not valid UTF-8".to_owned())
+                    }),
+                path: f.rel,
+                dir: f.dir,
+            })
+            .collect();
+        (sources, problems)
+    }
+
+    fn id_in_use(&self, id: &MemoryId) -> bool {
+        RecordDir::ALL.into_iter().any(|dir| {
+            self.layout
+                .record_dir(dir)
+                .join(format!("{id}.yaml"))
+                .exists()
+        })
+    }
+}
+
+/// The raw text of one record file.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// Path relative to the root.
+    pub path: String,
+    /// Directory it is in.
+    pub dir: RecordDir,
+    /// Its contents, or why they could not be read.
+    pub text: Result<String, String>,
+}
+
+fn ensure_runtime_ignored(layout: &Layout) -> Result<(), Error> {
+    let runtime = layout.runtime_dir();
+    let ignore = runtime.join(".gitignore");
+    if ignore.exists() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(&runtime).map_err(|source| Error::Write {
+        path: runtime.clone(),
+        source,
+    })?;
+    match write::write_atomic(&ignore, b"*\n", false) {
+        Err(Error::Write { source, .. }) if source.kind() == std::io::ErrorKind::AlreadyExists => {
+            Ok(())
+        }
+        other => other,
+    }
+}

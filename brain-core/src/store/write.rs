@@ -1,0 +1,150 @@
+//! Atomic file writes and the advisory write lock.
+//!
+//! Every write goes to a temporary file in the target's directory, is flushed
+//! with `fsync`, renamed over (or, for new records, next to) the target, and the
+//! directory is synced, so a reader sees the old file or the new one and never a
+//! torn one, and a crash leaves at worst a hidden temporary file that loaders
+//! ignore. Mutating commands hold an exclusive lock on
+//! `.brain/runtime/write.lock` for their whole read-modify-write, so concurrent
+//! agent processes queue instead of overwriting each other.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::Error;
+
+/// How long a writer waits for another process's lock before giving up.
+pub const LOCK_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Writes `bytes` to `path` atomically. With `overwrite: false` the call fails
+/// with [`io::ErrorKind::AlreadyExists`] instead of replacing an existing file.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<(), Error> {
+    let dir = path
+        .parent()
+        .expect("record paths always have a parent directory");
+    let wrap = |source: io::Error| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(wrap)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".tmp-").suffix(".partial");
+    // Record files are ordinary repository files: keep an existing file's mode,
+    // and give new ones the usual `rw-r--r--` instead of tempfile's private 0600.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
+        builder.permissions(std::fs::Permissions::from_mode(mode));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(wrap)?;
+    tmp.write_all(bytes).map_err(wrap)?;
+    tmp.as_file().sync_all().map_err(wrap)?;
+    if overwrite {
+        tmp.persist(path).map_err(|e| wrap(e.error))?;
+    } else {
+        tmp.persist_noclobber(path).map_err(|e| wrap(e.error))?;
+    }
+    sync_dir(dir).map_err(wrap)
+}
+
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    // Directories cannot be opened for syncing on every platform; where they can,
+    // this makes the rename itself durable.
+    match File::open(dir) {
+        Ok(d) => d.sync_all().or(Ok(())),
+        Err(_) => Ok(()),
+    }
+}
+
+/// An exclusive advisory lock; released when dropped.
+#[derive(Debug)]
+pub struct WriteLock {
+    _file: File,
+    path: PathBuf,
+}
+
+impl WriteLock {
+    /// Takes the lock at `path`, waiting up to `timeout` for other holders.
+    pub(crate) fn acquire(path: &Path, timeout: Duration) -> Result<WriteLock, Error> {
+        let wrap = |source: io::Error| Error::Lock {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(wrap)?;
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .map_err(wrap)?;
+        let start = Instant::now();
+        let mut pause = Duration::from_millis(2);
+        loop {
+            match file.try_lock() {
+                Ok(()) => {
+                    return Ok(WriteLock {
+                        _file: file,
+                        path: path.to_path_buf(),
+                    });
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    if start.elapsed() >= timeout {
+                        return Err(Error::LockTimeout {
+                            path: path.to_path_buf(),
+                            waited: timeout,
+                        });
+                    }
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(50));
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(wrap(e)),
+            }
+        }
+    }
+
+    /// Returns the lock file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_or_refuses() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("sub").join("a.yaml");
+        write_atomic(&p, b"one", false).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"one");
+        let err = write_atomic(&p, b"two", false).unwrap_err();
+        assert!(
+            matches!(err, Error::Write { ref source, .. } if source.kind() == io::ErrorKind::AlreadyExists)
+        );
+        assert_eq!(std::fs::read(&p).unwrap(), b"one");
+        write_atomic(&p, b"three", true).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"three");
+        let leftovers: Vec<_> = std::fs::read_dir(p.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(leftovers, ["a.yaml"]);
+    }
+
+    #[test]
+    fn second_lock_times_out_while_first_is_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("write.lock");
+        let first = WriteLock::acquire(&p, LOCK_TIMEOUT).unwrap();
+        let err = WriteLock::acquire(&p, Duration::ZERO).unwrap_err();
+        assert!(matches!(err, Error::LockTimeout { .. }));
+        drop(first);
+        WriteLock::acquire(&p, Duration::ZERO).unwrap();
+    }
+}
