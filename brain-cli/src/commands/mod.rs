@@ -1,0 +1,65 @@
+//! One module per command; dispatch is one line per command.
+
+use clap::Subcommand;
+
+use crate::context::Context;
+use crate::error::{CliError, ExitStatus};
+use crate::output::Output;
+
+mod add;
+mod init;
+mod lint;
+mod list;
+mod normalize;
+mod show;
+mod stats;
+
+/// The commands.
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    Init(init::InitArgs),
+    Add(add::AddArgs),
+    List(list::ListArgs),
+    Show(show::ShowArgs),
+    Stats(stats::StatsArgs),
+    Lint(lint::LintArgs),
+    Normalize(normalize::NormalizeArgs),
+}
+
+pub(crate) fn dispatch(
+    ctx: &Context,
+    command: &Command,
+    out: &mut Output<'_>,
+) -> Result<ExitStatus, CliError> {
+    match command {
+        Command::Init(args) => init::run(ctx, args, out),
+        Command::Add(args) => add::run(ctx, args, out),
+        Command::List(args) => list::run(ctx, args, out),
+        Command::Show(args) => show::run(ctx, args, out),
+        Command::Stats(args) => stats::run(ctx, args, out),
+        Command::Lint(args) => lint::run(ctx, args, out),
+        Command::Normalize(args) => normalize::run(ctx, args, out),
+    }
+}
+
+/// Opens the store and prints its config warnings.
+fn open(ctx: &Context, out: &mut Output<'_>) -> Result<brain_core::Brain, CliError> {
+    let brain = brain_core::Brain::open(ctx.root())?;
+    for w in brain.store().config_warnings() {
+        out.warn(w)?;
+    }
+    Ok(brain)
+}
+
+/// Loads the catalog and warns about skipped files and cache trouble.
+fn load(
+    brain: &brain_core::Brain,
+    out: &mut Output<'_>,
+) -> Result<brain_core::store::Catalog, CliError> {
+    let catalog = brain.catalog();
+    for w in &catalog.warnings {
+        out.warn(w)?;
+    }
+    out.warn_skipped(&catalog.problems)?;
+    Ok(catalog)
+}

@@ -1,0 +1,294 @@
+//! The single output layer: `--format text|json`, stdout for data only,
+//! stderr for warnings and status, and the text rendering of every report.
+//!
+//! With `--format json` stdout carries exactly one JSON document: the report,
+//! or `{"error": …}` when the command failed.
+
+use std::fmt::Display;
+use std::io::{self, Write};
+
+use brain_core::lint::{LintReport, Severity};
+use brain_core::report::{
+    AddReport, InitOutcomeName, InitReport, ListReport, NormalizeReport, ShowReport, StatsReport,
+};
+use brain_core::store::FileProblem;
+use serde::Serialize;
+
+use crate::error::CliError;
+
+/// Output format of the command's data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Format {
+    /// For people.
+    #[default]
+    Text,
+    /// One JSON document, for programs.
+    Json,
+}
+
+/// Human-readable rendering of a report. JSON comes from `Serialize`.
+pub(crate) trait Render {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()>;
+}
+
+/// Where a command writes.
+pub(crate) struct Output<'a> {
+    format: Format,
+    quiet: bool,
+    stdout: &'a mut dyn Write,
+    stderr: &'a mut dyn Write,
+}
+
+impl<'a> Output<'a> {
+    pub(crate) fn new(
+        format: Format,
+        quiet: bool,
+        stdout: &'a mut dyn Write,
+        stderr: &'a mut dyn Write,
+    ) -> Output<'a> {
+        Output {
+            format,
+            quiet,
+            stdout,
+            stderr,
+        }
+    }
+
+    /// Writes the command's result: the only thing that ever goes to stdout.
+    pub(crate) fn emit<T: Serialize + Render>(&mut self, value: &T) -> io::Result<()> {
+        match self.format {
+            Format::Json => {
+                serde_json::to_writer_pretty(&mut *self.stdout, value).map_err(io::Error::other)?;
+                writeln!(self.stdout)?;
+            }
+            Format::Text => value.render(&mut *self.stdout)?,
+        }
+        self.stdout.flush()
+    }
+
+    /// Progress and confirmations for people; silenced by `--quiet`.
+    pub(crate) fn status(&mut self, msg: impl Display) -> io::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        writeln!(self.stderr, "{msg}")
+    }
+
+    /// A warning; always shown.
+    pub(crate) fn warn(&mut self, msg: impl Display) -> io::Result<()> {
+        writeln!(self.stderr, "warning: {msg}")
+    }
+
+    /// Warnings for files a read command skipped.
+    pub(crate) fn warn_skipped(&mut self, problems: &[FileProblem]) -> io::Result<()> {
+        for p in problems {
+            self.warn(format_args!("skipped {}: {}", location(p), p.message))?;
+        }
+        Ok(())
+    }
+
+    /// Reports a failed command: the cause chain and hints on stderr, and in
+    /// JSON mode an error document on stdout.
+    pub(crate) fn error(&mut self, err: &CliError) -> io::Result<()> {
+        let chain = err.chain();
+        writeln!(self.stderr, "error: {}", chain[0])?;
+        for cause in &chain[1..] {
+            writeln!(self.stderr, "  caused by: {cause}")?;
+        }
+        for hint in &err.hints {
+            writeln!(self.stderr, "hint: {hint}")?;
+        }
+        if self.format == Format::Json {
+            let doc = serde_json::json!({
+                "error": {
+                    "message": chain[0],
+                    "causes": &chain[1..],
+                    "hints": err.hints,
+                    "exit_code": err.status().code(),
+                }
+            });
+            serde_json::to_writer_pretty(&mut *self.stdout, &doc).map_err(io::Error::other)?;
+            writeln!(self.stdout)?;
+        }
+        Ok(())
+    }
+}
+
+/// `path:line:column`, as far as known.
+fn location(p: &FileProblem) -> String {
+    match (p.line, p.column) {
+        (Some(l), Some(c)) => format!("{}:{l}:{c}", p.path),
+        (Some(l), None) => format!("{}:{l}", p.path),
+        _ => p.path.clone(),
+    }
+}
+
+impl Render for InitReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        let what = match self.outcome {
+            InitOutcomeName::Created => "created",
+            InitOutcomeName::AlreadyInitialized => "already initialized",
+            InitOutcomeName::Overwritten => "overwrote",
+        };
+        let s = &self.settings;
+        writeln!(
+            w,
+            "{what} {} (workflow {}: trigger {}, capture {}, safe auto-approval {})",
+            self.config_path,
+            self.workflow,
+            json_word(&s.trigger_mode),
+            json_word(&s.capture_mode),
+            if s.auto_approve_safe { "on" } else { "off" }
+        )
+    }
+}
+
+/// The serde name of a unit enum value.
+fn json_word<T: Serialize>(v: &T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+impl Render for AddReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "{}", self.id)
+    }
+}
+
+impl Render for ListReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        let id_w = self
+            .memories
+            .iter()
+            .map(|m| m.id.as_str().len())
+            .max()
+            .unwrap_or(2);
+        for m in &self.memories {
+            writeln!(
+                w,
+                "{:<id_w$}  {:<10}  {:<10}  {:<8}  {}",
+                m.id.as_str(),
+                m.kind.as_str(),
+                m.status.as_str(),
+                m.importance.as_str(),
+                m.title
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Render for ShowReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "# {}", self.path)?;
+        w.write_all(brain_core::yaml::memory_to_string(&self.memory).as_bytes())
+    }
+}
+
+impl Render for StatsReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "memories: {}", self.memories)?;
+        let line = |w: &mut dyn Write, label: &str, pairs: Vec<(String, usize)>| {
+            let parts: Vec<String> = pairs.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            writeln!(w, "  {label:<12} {}", parts.join(", "))
+        };
+        line(
+            w,
+            "by type:",
+            self.by_type
+                .iter()
+                .map(|(k, v)| (k.to_string(), *v))
+                .collect(),
+        )?;
+        line(
+            w,
+            "by status:",
+            self.by_status
+                .iter()
+                .map(|(k, v)| (k.to_string(), *v))
+                .collect(),
+        )?;
+        line(
+            w,
+            "importance:",
+            self.by_importance
+                .iter()
+                .map(|(k, v)| (k.as_str().to_owned(), *v))
+                .collect(),
+        )?;
+        writeln!(w, "preferences: {}", self.preferences)?;
+        line(
+            w,
+            "by policy:",
+            self.preferences_by_kind
+                .iter()
+                .map(|(k, v)| (k.as_str().to_owned(), *v))
+                .collect(),
+        )?;
+        line(
+            w,
+            "by status:",
+            self.preferences_by_status
+                .iter()
+                .map(|(k, v)| (k.to_string(), *v))
+                .collect(),
+        )?;
+        writeln!(w, "invalid files: {}", self.invalid_files)
+    }
+}
+
+impl Render for LintReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        for f in &self.findings {
+            let loc = match (f.line, f.column) {
+                (Some(l), Some(c)) => format!("{}:{l}:{c}", f.path),
+                (Some(l), None) => format!("{}:{l}", f.path),
+                _ => f.path.clone(),
+            };
+            let sev = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            writeln!(w, "{loc}: {sev}[{}]: {}", f.code, f.message)?;
+        }
+        writeln!(
+            w,
+            "{} {}, {} {} in {} {}",
+            self.errors,
+            plural(self.errors, "error", "errors"),
+            self.warnings,
+            plural(self.warnings, "warning", "warnings"),
+            self.files_checked,
+            plural(self.files_checked, "file", "files"),
+        )
+    }
+}
+
+impl Render for NormalizeReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        let verb = if self.check {
+            "not canonical"
+        } else {
+            "rewrote"
+        };
+        for path in &self.changed {
+            writeln!(w, "{verb}: {path}")?;
+        }
+        for p in &self.skipped {
+            writeln!(w, "skipped: {}: {}", location(p), p.message)?;
+        }
+        let n = self.changed.len();
+        let summary = if self.check {
+            format!("{n} of {} files not in canonical form", self.files_checked)
+        } else {
+            format!("{n} of {} files rewritten", self.files_checked)
+        };
+        writeln!(w, "{summary}")
+    }
+}
+
+fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {
+    if n == 1 { one } else { many }
+}
