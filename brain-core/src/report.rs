@@ -270,3 +270,23 @@ pub struct NormalizeReport {
     /// Files that could not be parsed and were left alone.
     pub skipped: Vec<FileProblem>,
 }
+
+/// The document `--format json` prints on stdout when a command fails.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ErrorReport {
+    /// The error.
+    pub error: ErrorBody,
+}
+
+/// The body of an [`ErrorReport`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ErrorBody {
+    /// What failed.
+    pub message: String,
+    /// Underlying causes, outermost first.
+    pub causes: Vec<String>,
+    /// Suggestions for fixing it.
+    pub hints: Vec<String>,
+    /// The process exit status.
+    pub exit_code: u8,
+}

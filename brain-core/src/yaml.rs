@@ -122,6 +122,12 @@ pub fn parse_config(text: &str) -> Result<(Config, Vec<String>), YamlError> {
     }
 }
 
+/// Parses any YAML document into a JSON value (used to validate files against
+/// the JSON Schemas).
+pub fn to_json_value(text: &str) -> Result<Value, YamlError> {
+    from_str_tracked(text)
+}
+
 fn template<T: DeserializeOwned + Serialize>(minimal: &str) -> Value {
     let parsed: T =
         from_str_tracked(minimal).expect("the minimal document is valid by construction");

@@ -1,0 +1,82 @@
+//! JSON Schemas of every file format and every `--format json` output,
+//! generated from the Rust types.
+//!
+//! The checked-in copies under `schemas/` are compared with these by a test
+//! (`BRAIN_UPDATE_SCHEMAS=1` rewrites them), so they cannot drift.
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+
+use crate::config::Config;
+use crate::lint::LintReport;
+use crate::model::{Memory, Preference};
+use crate::report::{
+    AddReport, ErrorReport, InitReport, ListReport, NormalizeReport, ShowReport, StatsReport,
+};
+
+fn generate<T: JsonSchema>(id: &str) -> Schema {
+    let mut schema = SchemaGenerator::default().into_root_schema_for::<T>();
+    schema.insert(
+        "$id".to_owned(),
+        serde_json::Value::String(format!("https://brain.invalid/schemas/{id}")),
+    );
+    schema
+}
+
+/// Returns every schema with its path under `schemas/`, in a fixed order.
+pub fn all() -> Vec<(&'static str, Schema)> {
+    vec![
+        (
+            "memory.schema.json",
+            generate::<Memory>("memory.schema.json"),
+        ),
+        (
+            "preference.schema.json",
+            generate::<Preference>("preference.schema.json"),
+        ),
+        (
+            "config.schema.json",
+            generate::<Config>("config.schema.json"),
+        ),
+        (
+            "output/init.schema.json",
+            generate::<InitReport>("output/init.schema.json"),
+        ),
+        (
+            "output/add.schema.json",
+            generate::<AddReport>("output/add.schema.json"),
+        ),
+        (
+            "output/list.schema.json",
+            generate::<ListReport>("output/list.schema.json"),
+        ),
+        (
+            "output/show.schema.json",
+            generate::<ShowReport>("output/show.schema.json"),
+        ),
+        (
+            "output/stats.schema.json",
+            generate::<StatsReport>("output/stats.schema.json"),
+        ),
+        (
+            "output/lint.schema.json",
+            generate::<LintReport>("output/lint.schema.json"),
+        ),
+        (
+            "output/normalize.schema.json",
+            generate::<NormalizeReport>("output/normalize.schema.json"),
+        ),
+        (
+            "output/error.schema.json",
+            generate::<ErrorReport>("output/error.schema.json"),
+        ),
+    ]
+}
+
+/// Returns the schema text as written to disk: pretty JSON with a final newline.
+#[allow(clippy::missing_panics_doc, reason = "serializing a JSON value cannot fail")]
+pub fn to_text(schema: &Schema) -> String {
+    let mut s = serde_json::to_string_pretty(schema)
+        .expect("a schema is a JSON value and always serializes");
+    s.push('\n');
+    s
+}
