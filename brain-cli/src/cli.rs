@@ -27,13 +27,19 @@ pub(crate) struct Cli {
 #[derive(Args, Debug)]
 pub(crate) struct GlobalArgs {
     /// Output format of the command's data on stdout
-    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text, help_heading = "Global options")]
     pub(crate) format: Format,
     /// Directory containing `.brain/` [default: the nearest one at or above the
     /// working directory, else the git repository's root]
-    #[arg(short = 'C', long = "root", global = true, value_name = "DIR")]
+    #[arg(
+        short = 'C',
+        long = "root",
+        global = true,
+        value_name = "DIR",
+        help_heading = "Global options"
+    )]
     pub(crate) root: Option<PathBuf>,
     /// Silence status messages on stderr (warnings and errors are still shown)
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = "Global options")]
     pub(crate) quiet: bool,
 }

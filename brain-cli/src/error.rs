@@ -121,8 +121,12 @@ impl From<store::Error> for CliError {
 impl From<LookupError> for CliError {
     fn from(err: LookupError) -> Self {
         let hint = match &err {
-            LookupError::NotFound(_) => "`brain list` shows every id",
-            _ => "give more characters of the id",
+            LookupError::NotFound {
+                suggestion: Some(id),
+                ..
+            } => format!("did you mean `{id}`?"),
+            LookupError::NotFound { .. } => "`brain list` shows every id".to_owned(),
+            _ => "give more characters of the id".to_owned(),
         };
         CliError::user(err).hint(hint)
     }

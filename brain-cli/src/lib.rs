@@ -47,13 +47,18 @@ fn run(
         }
     };
     let mut out = Output::new(cli.global.format, cli.global.quiet, stdout, stderr);
-    let result = context::Context::from_env(cli.global.root.as_deref())
-        .and_then(|ctx| commands::dispatch(&ctx, &cli.command, &mut out));
-    match result {
+    let ctx = match context::Context::from_env(cli.global.root.as_deref()) {
+        Ok(ctx) => ctx,
+        Err(e) => {
+            let _ = out.error(&e, None);
+            return e.status();
+        }
+    };
+    match commands::dispatch(&ctx, &cli.command, &mut out) {
         Ok(status) => status,
         Err(e) if e.kind == ErrorKind::BrokenPipe => ExitStatus::Success,
         Err(e) => {
-            let _ = out.error(&e);
+            let _ = out.error(&e, Some(ctx.root()));
             e.status()
         }
     }

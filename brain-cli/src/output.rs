@@ -9,7 +9,8 @@ use std::io::{self, Write};
 
 use brain_core::lint::{LintReport, Severity};
 use brain_core::report::{
-    AddReport, InitOutcomeName, InitReport, ListReport, NormalizeReport, ShowReport, StatsReport,
+    AddReport, ErrorBody, ErrorReport, InitOutcomeName, InitReport, ListReport, NormalizeReport,
+    ShowReport, StatsReport,
 };
 use brain_core::store::FileProblem;
 use serde::Serialize;
@@ -89,8 +90,19 @@ impl<'a> Output<'a> {
 
     /// Reports a failed command: the cause chain and hints on stderr, and in
     /// JSON mode an error document on stdout.
-    pub(crate) fn error(&mut self, err: &CliError) -> io::Result<()> {
-        let chain = err.chain();
+    /// Paths inside `root` are shown relative to it.
+    pub(crate) fn error(
+        &mut self,
+        err: &CliError,
+        root: Option<&std::path::Path>,
+    ) -> io::Result<()> {
+        let mut chain = err.chain();
+        if let Some(root) = root {
+            let prefix = format!("{}/", root.display());
+            for line in &mut chain {
+                *line = line.replace(&prefix, "");
+            }
+        }
         writeln!(self.stderr, "error: {}", chain[0])?;
         for cause in &chain[1..] {
             writeln!(self.stderr, "  caused by: {cause}")?;
@@ -99,14 +111,14 @@ impl<'a> Output<'a> {
             writeln!(self.stderr, "hint: {hint}")?;
         }
         if self.format == Format::Json {
-            let doc = serde_json::json!({
-                "error": {
-                    "message": chain[0],
-                    "causes": &chain[1..],
-                    "hints": err.hints,
-                    "exit_code": err.status().code(),
-                }
-            });
+            let doc = ErrorReport {
+                error: ErrorBody {
+                    message: chain[0].clone(),
+                    causes: chain[1..].to_vec(),
+                    hints: err.hints.clone(),
+                    exit_code: err.status().code(),
+                },
+            };
             serde_json::to_writer_pretty(&mut *self.stdout, &doc).map_err(io::Error::other)?;
             writeln!(self.stdout)?;
         }
@@ -275,6 +287,9 @@ impl Render for NormalizeReport {
         };
         for path in &self.changed {
             writeln!(w, "{verb}: {path}")?;
+        }
+        for d in &self.diffs {
+            w.write_all(d.diff.as_bytes())?;
         }
         for p in &self.skipped {
             writeln!(w, "skipped: {}: {}", location(p), p.message)?;

@@ -219,7 +219,8 @@ impl Brain {
 
     /// `brain normalize`: rewrites every parseable record file that is not in
     /// canonical form, or with `check` only reports them.
-    pub fn normalize(&self, check: bool) -> Result<NormalizeReport, Error> {
+    /// With `diff`, the report carries a unified diff per changed file.
+    pub fn normalize(&self, check: bool, diff: bool) -> Result<NormalizeReport, Error> {
         let lock = if check {
             None
         } else {
@@ -227,6 +228,7 @@ impl Brain {
         };
         let (sources, stray) = self.store.read_sources();
         let mut changed = Vec::new();
+        let mut diffs = Vec::new();
         let mut skipped = stray;
         for source in &sources {
             let text = match &source.text {
@@ -241,6 +243,17 @@ impl Brain {
             };
             match lint::canonical_text(source.dir, text) {
                 Ok(canonical) if canonical != *text => {
+                    if diff {
+                        let text_diff =
+                            similar::TextDiff::from_lines(text.as_str(), canonical.as_str());
+                        diffs.push(report::FileDiff {
+                            path: source.path.clone(),
+                            diff: text_diff
+                                .unified_diff()
+                                .header(&source.path, &source.path)
+                                .to_string(),
+                        });
+                    }
                     if let Some(lock) = &lock {
                         self.store.rewrite(lock, &source.path, &canonical)?;
                     }
@@ -255,6 +268,7 @@ impl Brain {
             check,
             files_checked: sources.len(),
             changed,
+            diffs,
             skipped,
         })
     }

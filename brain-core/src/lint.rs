@@ -165,7 +165,10 @@ pub fn lint(input: &LintInput<'_>) -> LintReport {
                 path,
                 text,
                 key,
-                format!("unknown key `{key}` is ignored"),
+                match crate::model::closest(key, yaml::config_keys().iter().map(String::as_str)) {
+                    Some(k) => format!("unknown key `{key}` is ignored (did you mean `{k}`?)"),
+                    None => format!("unknown key `{key}` is ignored"),
+                },
             );
         }
     }

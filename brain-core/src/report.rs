@@ -12,9 +12,6 @@ use crate::config::{Workflow, WorkflowSettings};
 use crate::model::{Importance, Memory, MemoryId, MemoryType, PreferenceKind, Risk, Status};
 use crate::store::{Catalog, FileProblem, Loaded};
 
-/// Version of the JSON output contract; raised on any incompatible change.
-pub const CONTRACT_VERSION: &str = "brain.v1";
-
 /// `brain init`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct InitReport {
@@ -149,10 +146,15 @@ pub struct ShowReport {
 #[non_exhaustive]
 pub enum LookupError {
     /// Nothing has that id or prefix.
-    #[error("no memory has the id or id prefix `{0}`")]
-    NotFound(String),
+    #[error("no memory has the id or id prefix `{query}`")]
+    NotFound {
+        /// The id or prefix given.
+        query: String,
+        /// The most similar existing id, when one is close.
+        suggestion: Option<String>,
+    },
     /// Several ids start with the prefix.
-    #[error("`{query}` is ambiguous: it starts {} ids ({})", matches.len(), matches.join(", "))]
+    #[error("`{query}` is ambiguous: it matches {} ids ({})", matches.len(), matches.join(", "))]
     Ambiguous {
         /// The prefix given.
         query: String,
@@ -180,7 +182,13 @@ pub fn find_memory<'a>(
         .filter(|l| !query.is_empty() && l.record.id.as_str().starts_with(query))
         .collect();
     match matches.len() {
-        0 => Err(LookupError::NotFound(query.to_owned())),
+        0 => Err(LookupError::NotFound {
+            query: query.to_owned(),
+            suggestion: crate::model::closest(
+                query,
+                catalog.memories.iter().map(|l| l.record.id.as_str()),
+            ),
+        }),
         1 => Ok(matches.remove(0)),
         _ => {
             let mut ids: Vec<String> = matches.iter().map(|l| l.record.id.to_string()).collect();
@@ -267,8 +275,19 @@ pub struct NormalizeReport {
     pub files_checked: usize,
     /// Files not in canonical form (rewritten unless `check`).
     pub changed: Vec<String>,
+    /// Unified diffs from each file to its canonical form, when asked for.
+    pub diffs: Vec<FileDiff>,
     /// Files that could not be parsed and were left alone.
     pub skipped: Vec<FileProblem>,
+}
+
+/// The change canonical form makes to one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct FileDiff {
+    /// File, relative to the root.
+    pub path: String,
+    /// Unified diff, file as it is (`---`) to canonical form (`+++`).
+    pub diff: String,
 }
 
 /// The document `--format json` prints on stdout when a command fails.

@@ -73,7 +73,10 @@ pub fn all() -> Vec<(&'static str, Schema)> {
 }
 
 /// Returns the schema text as written to disk: pretty JSON with a final newline.
-#[allow(clippy::missing_panics_doc, reason = "serializing a JSON value cannot fail")]
+#[allow(
+    clippy::missing_panics_doc,
+    reason = "serializing a JSON value cannot fail"
+)]
 pub fn to_text(schema: &Schema) -> String {
     let mut s = serde_json::to_string_pretty(schema)
         .expect("a schema is a JSON value and always serializes");

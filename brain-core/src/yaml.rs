@@ -76,7 +76,7 @@ fn convert_error(err: &serde_saphyr::Error, field: Option<String>) -> YamlError 
     if let Some(pos) = message.find(" at line ") {
         message.truncate(pos);
     }
-    let field = field.filter(|f| !f.is_empty() && f != ".");
+    let field = field.filter(|f| !f.is_empty() && f != "." && f != "?");
     YamlError {
         line: location.map(|l| u32::try_from(l.line()).unwrap_or(u32::MAX)),
         column: location.map(|l| u32::try_from(l.column()).unwrap_or(u32::MAX)),
@@ -120,6 +120,27 @@ pub fn parse_config(text: &str) -> Result<(Config, Vec<String>), YamlError> {
         Ok(config) => Ok((config, unknown)),
         Err(err) => Err(convert_error(&err, Some(track.path().to_string()))),
     }
+}
+
+/// Returns the dotted path of every key `config.yaml` may contain.
+pub fn config_keys() -> Vec<String> {
+    fn walk(prefix: &str, value: &Value, out: &mut Vec<String>) {
+        if let Value::Object(map) = value {
+            for (key, v) in map {
+                let path = if prefix.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                walk(&path, v, out);
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk("", &config_template().0, &mut out);
+    out.sort();
+    out
 }
 
 /// Parses any YAML document into a JSON value (used to validate files against

@@ -38,8 +38,13 @@ pub(crate) fn run(
     };
     let report = brain.list(&catalog, &filter);
     out.emit(&report)?;
+    let skipped = match report.skipped.len() {
+        0 => String::new(),
+        1 => ", 1 file skipped".to_owned(),
+        n => format!(", {n} files skipped"),
+    };
     out.status(format_args!(
-        "{} of {} memories",
+        "{} of {} memories{skipped}",
         report.memories.len(),
         catalog.memories.len()
     ))?;

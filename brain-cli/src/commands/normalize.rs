@@ -15,6 +15,9 @@ pub(crate) struct NormalizeArgs {
     /// Report files that are not canonical instead of rewriting them
     #[arg(long)]
     check: bool,
+    /// Show what canonical form changes, as a unified diff per file
+    #[arg(long)]
+    diff: bool,
 }
 
 pub(crate) fn run(
@@ -23,7 +26,7 @@ pub(crate) fn run(
     out: &mut Output<'_>,
 ) -> Result<ExitStatus, CliError> {
     let brain = super::open(ctx, out)?;
-    let report = brain.normalize(args.check)?;
+    let report = brain.normalize(args.check, args.diff)?;
     out.emit(&report)?;
     Ok(if args.check && !report.changed.is_empty() {
         ExitStatus::Findings

@@ -159,15 +159,8 @@ impl Memory {
             normalize_list(list);
         }
         normalize_path_list(&mut r.trigger_paths);
-        self.lineage.supersedes.sort();
-        self.lineage.supersedes.dedup();
-        self.lineage.related.sort();
-        self.lineage.related.dedup();
-        self.provenance.evidence.sort();
-        self.provenance.evidence.dedup();
-        if let Some(by) = &mut self.provenance.proposed_by {
-            *by = by.trim().to_owned();
-        }
+        self.lineage.normalize();
+        self.provenance.normalize();
     }
 
     /// Returns the problems a single memory can have on its own: statuses that

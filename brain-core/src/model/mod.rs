@@ -31,6 +31,17 @@ pub struct Problem {
     pub message: String,
 }
 
+/// Returns the candidate most similar to `query`, if it is similar enough to be
+/// a likely typo (Jaro-Winkler similarity of at least 0.85; ties go to the
+/// smallest candidate).
+pub fn closest<'a>(query: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    candidates
+        .map(|c| (strsim::jaro_winkler(query, c), c))
+        .filter(|(score, _)| *score >= 0.85)
+        .max_by(|(sa, a), (sb, b)| sa.total_cmp(sb).then_with(|| b.cmp(a)))
+        .map(|(_, c)| c.to_owned())
+}
+
 /// Trims, sorts and de-duplicates a list of words; drops empty entries.
 pub(crate) fn normalize_list(list: &mut Vec<String>) {
     for item in list.iter_mut() {
@@ -79,6 +90,29 @@ pub(crate) fn normalize_text(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn closest_suggests_only_likely_typos() {
+        let ids = [
+            "use-sqlx-3fa91c07",
+            "ledger-append-only-0c1d2e3f",
+            "inject.budget_tokens",
+        ];
+        let cases = [
+            ("use-sqlz-3fa91c07", Some("use-sqlx-3fa91c07")),
+            ("ledger-apend-only", Some("ledger-append-only-0c1d2e3f")),
+            ("inject.budget", Some("inject.budget_tokens")),
+            ("completely-different", None),
+            ("", None),
+        ];
+        for (query, expected) in cases {
+            assert_eq!(
+                closest(query, ids.into_iter()).as_deref(),
+                expected,
+                "{query}"
+            );
+        }
+    }
 
     #[test]
     fn text_normal_form() {

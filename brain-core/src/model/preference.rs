@@ -132,12 +132,8 @@ impl Preference {
         self.reason = normalize_text(&self.reason);
         normalize_list(&mut self.task_hints);
         normalize_path_list(&mut self.path_hints);
-        self.lineage.supersedes.sort();
-        self.lineage.supersedes.dedup();
-        self.lineage.related.sort();
-        self.lineage.related.dedup();
-        self.provenance.evidence.sort();
-        self.provenance.evidence.dedup();
+        self.lineage.normalize();
+        self.provenance.normalize();
     }
 
     /// Returns the problems the preference has on its own.

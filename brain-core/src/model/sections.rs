@@ -318,6 +318,27 @@ pub struct Provenance {
     pub evidence: Vec<Evidence>,
 }
 
+impl Provenance {
+    /// Sorts and de-duplicates the evidence and trims the proposer.
+    pub fn normalize(&mut self) {
+        self.evidence.sort();
+        self.evidence.dedup();
+        if let Some(by) = &mut self.proposed_by {
+            *by = by.trim().to_owned();
+        }
+    }
+}
+
+impl Lineage {
+    /// Sorts and de-duplicates the id lists.
+    pub fn normalize(&mut self) {
+        self.supersedes.sort();
+        self.supersedes.dedup();
+        self.related.sort();
+        self.related.dedup();
+    }
+}
+
 /// The outcome of review.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,

@@ -54,12 +54,16 @@ pub struct FileProblem {
 
 impl FileProblem {
     pub(crate) fn from_yaml(path: &str, err: YamlError) -> FileProblem {
+        let message = match &err.field {
+            Some(field) => format!("`{field}`: {}", err.message),
+            None => err.message,
+        };
         FileProblem {
             path: path.to_owned(),
             line: err.line,
             column: err.column,
             field: err.field,
-            message: err.message,
+            message,
         }
     }
 

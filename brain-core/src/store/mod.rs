@@ -279,9 +279,17 @@ impl Store {
     /// Returns one warning per unknown config key.
     pub fn config_warnings(&self) -> Vec<String> {
         let rel = self.layout.relative(&self.layout.config_file());
+        let known = yaml::config_keys();
         self.unknown_config_keys
             .iter()
-            .map(|key| format!("{rel}: unknown key `{key}` is ignored"))
+            .map(
+                |key| match crate::model::closest(key, known.iter().map(String::as_str)) {
+                    Some(k) => {
+                        format!("{rel}: unknown key `{key}` is ignored (did you mean `{k}`?)")
+                    }
+                    None => format!("{rel}: unknown key `{key}` is ignored"),
+                },
+            )
             .collect()
     }
 

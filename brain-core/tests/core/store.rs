@@ -211,7 +211,7 @@ fn reads_never_touch_tracked_files() {
     let _ = brain.show(&catalog, "use-integer").unwrap();
     let report = brain.lint();
     assert_eq!(report.errors, 0, "{:#?}", report.findings);
-    let check = brain.normalize(true).unwrap();
+    let check = brain.normalize(true, false).unwrap();
     assert!(check.changed.is_empty(), "{:?}", check.changed);
     assert_eq!(tracked_snapshot(root), before);
     assert!(root.join(".brain/runtime/cache/catalog.bin").is_file());

@@ -1,0 +1,35 @@
+//! Integration tests of the `brain` binary: one test binary, one module per command.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::disallowed_methods,
+    clippy::too_many_lines
+)]
+
+mod common;
+mod test_add;
+mod test_concurrency;
+mod test_help;
+mod test_init;
+mod test_lint;
+mod test_list_show_stats;
+mod test_malformed;
+mod test_normalize;
+mod test_repository;
+
+#[test]
+fn no_forgotten_test_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
+    let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if let Some(module) = name.strip_suffix(".rs")
+            && module != "main"
+        {
+            assert!(
+                main.contains(&format!("mod {module};")),
+                "{name} is not declared in main.rs"
+            );
+        }
+    }
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# What CI runs, and what to run before pushing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CARGO_TERM_COLOR=never
+export INSTA_UPDATE=no
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+
+echo "== cargo clippy --all-targets -- -D warnings"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+echo "== cargo test --workspace --locked"
+cargo test --workspace --locked
+
+echo "== generated files are committed"
+if find . -path ./target -prune -o \( -name '*.snap.new' -o -name '*.pending-snap' \) -print | grep -q .; then
+  echo "error: pending insta snapshots; run \`cargo insta review\`" >&2
+  exit 1
+fi
+if [ -d .git ] && ! git diff --exit-code -- schemas/ >/dev/null; then
+  echo "error: schemas/ changed while testing; commit the regenerated schemas" >&2
+  exit 1
+fi
+echo "== all checks passed"
