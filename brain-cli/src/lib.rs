@@ -24,26 +24,41 @@ pub fn main() -> ExitCode {
     run(std::env::args_os(), &mut out, &mut err).into()
 }
 
+/// Whether the raw arguments ask for JSON output.
+fn wants_json(args: &[std::ffi::OsString]) -> bool {
+    args.windows(2)
+        .any(|w| w[0] == "--format" && w[1] == "json")
+        || args.iter().any(|a| a == "--format=json")
+}
+
 fn run(
     args: impl IntoIterator<Item = std::ffi::OsString>,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> ExitStatus {
-    let cli = match cli::Cli::try_parse_from(args) {
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    let cli = match cli::Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
-            let code = e.exit_code();
             let rendered = e.render();
-            let _ = if e.use_stderr() {
-                write!(stderr, "{rendered}")
-            } else {
-                write!(stdout, "{rendered}")
-            };
-            return if code == 0 {
-                ExitStatus::Success
-            } else {
-                ExitStatus::UserError
-            };
+            if !e.use_stderr() {
+                // `--help` and `--version`.
+                let _ = write!(stdout, "{rendered}");
+                return ExitStatus::Success;
+            }
+            let _ = write!(stderr, "{rendered}");
+            if wants_json(&args) {
+                // Even a usage error answers a JSON caller with one JSON document.
+                let text = rendered.to_string();
+                let first = text.lines().next().unwrap_or("invalid arguments");
+                let message = first.strip_prefix("error: ").unwrap_or(first).to_owned();
+                let err = error::CliError::user(output::UsageError(message))
+                    .hint("run `brain --help` for usage");
+                let mut sink = io::sink();
+                let _ =
+                    Output::new(output::Format::Json, true, stdout, &mut sink).error(&err, None);
+            }
+            return ExitStatus::UserError;
         }
     };
     let mut out = Output::new(cli.global.format, cli.global.quiet, stdout, stderr);

@@ -126,6 +126,11 @@ impl<'a> Output<'a> {
     }
 }
 
+/// An error found by the argument parser.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct UsageError(pub(crate) String);
+
 /// `path:line:column`, as far as known.
 fn location(p: &FileProblem) -> String {
     match (p.line, p.column) {

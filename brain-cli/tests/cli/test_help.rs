@@ -23,6 +23,12 @@ fn usage_errors_exit_2() {
     For more information, try '--help'.
     [exit status: 2]
     ");
+    let (json, out) = env.brain_json("error", &["frobnicate"]);
+    assert_eq!(out.status, 2);
+    assert_eq!(
+        json["error"]["message"],
+        "unrecognized subcommand 'frobnicate'"
+    );
     let out = env.brain(["add", "--type", "note", "--title", "t", "--summary", "s"]);
     assert_eq!(out.status, 2, "{out}");
     assert!(out.stderr.contains("unknown memory type `note`"), "{out}");
