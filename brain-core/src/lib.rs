@@ -12,6 +12,22 @@
 //!
 //! The crate never prints, never reads environment variables or the clock, and
 //! never exits: time, paths and settings are passed in.
+//!
+//! ```
+//! use brain_core::Brain;
+//! use brain_core::report::ListFilter;
+//!
+//! let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.brain-example");
+//! let brain = Brain::open(&root)?;
+//! // `load_uncached` parses every file and leaves the runtime cache alone.
+//! let catalog = brain.store().load_uncached();
+//! assert!(catalog.problems.is_empty());
+//! let gotchas = ListFilter { types: vec!["gotcha".parse()?], ..ListFilter::default() };
+//! for entry in brain.list(&catalog, &gotchas).memories {
+//!     println!("{} {}", entry.id, entry.title);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::too_many_lines))]
