@@ -17,11 +17,13 @@ use crate::output::Output;
 
 /// Runs `brain` with the process's arguments and standard streams.
 pub fn main() -> ExitCode {
-    let stdout = io::stdout();
-    let stderr = io::stderr();
-    let mut out = stdout.lock();
-    let mut err = stderr.lock();
-    run(std::env::args_os(), &mut out, &mut err).into()
+    // Data goes out in large blocks (a 10k-memory listing is megabytes of
+    // JSON); `emit` flushes at the end. Stderr stays unbuffered.
+    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut err = io::stderr().lock();
+    let status = run(std::env::args_os(), &mut out, &mut err);
+    let _ = out.flush();
+    status.into()
 }
 
 /// Whether the raw arguments ask for JSON output.

@@ -106,7 +106,7 @@ impl Brain {
     }
 
     /// `brain list`.
-    pub fn list(&self, catalog: &Catalog, filter: &ListFilter) -> ListReport {
+    pub fn list(&self, catalog: Catalog, filter: &ListFilter) -> ListReport {
         report::list(catalog, filter)
     }
 
@@ -202,7 +202,8 @@ impl Brain {
 
     /// `brain lint`.
     pub fn lint(&self) -> LintReport {
-        let (sources, stray) = self.store.read_sources();
+        let (sources, mut stray) = self.store.read_sources();
+        stray.extend(self.store.unexpected_entries());
         let paths: Vec<&str> = sources.iter().map(|s| s.path.as_str()).collect();
         let head = store::git::head_texts(self.store.layout().root(), &paths);
         let layout = self.store.layout();

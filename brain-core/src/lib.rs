@@ -23,7 +23,7 @@
 //! let catalog = brain.store().load_uncached();
 //! assert!(catalog.problems.is_empty());
 //! let gotchas = ListFilter { types: vec!["gotcha".parse()?], ..ListFilter::default() };
-//! for entry in brain.list(&catalog, &gotchas).memories {
+//! for entry in brain.list(catalog, &gotchas).memories {
 //!     println!("{} {}", entry.id, entry.title);
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -105,30 +105,33 @@ impl ListFilter {
 }
 
 /// Builds the `brain list` report.
-pub fn list(catalog: &Catalog, filter: &ListFilter) -> ListReport {
+///
+/// Takes the catalog by value: the fields a listing does not show are freed as
+/// it goes, which keeps the peak memory of listing a large store low.
+pub fn list(catalog: Catalog, filter: &ListFilter) -> ListReport {
     let mut memories: Vec<ListEntry> = catalog
         .memories
-        .iter()
+        .into_iter()
         .filter(|l| filter.matches(&l.record))
         .map(|l| {
-            let m = &l.record;
+            let m = l.record;
             ListEntry {
-                id: m.id.clone(),
+                id: m.id,
                 kind: m.kind,
                 status: m.status,
                 importance: m.importance,
                 risk: m.risk,
-                title: m.title.clone(),
-                summary: m.summary.clone(),
-                tags: m.tags.clone(),
-                path: l.path.clone(),
+                title: m.title,
+                summary: m.summary,
+                tags: m.tags,
+                path: l.path,
             }
         })
         .collect();
     memories.sort_by(|a, b| (a.kind, &a.id).cmp(&(b.kind, &b.id)));
     ListReport {
         memories,
-        skipped: catalog.problems.clone(),
+        skipped: catalog.problems,
     }
 }
 

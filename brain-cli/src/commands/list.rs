@@ -36,7 +36,8 @@ pub(crate) fn run(
         statuses: args.statuses.clone(),
         tags: args.tags.clone(),
     };
-    let report = brain.list(&catalog, &filter);
+    let total = catalog.memories.len();
+    let report = brain.list(catalog, &filter);
     out.emit(&report)?;
     let skipped = match report.skipped.len() {
         0 => String::new(),
@@ -46,7 +47,7 @@ pub(crate) fn run(
     out.status(format_args!(
         "{} of {} memories{skipped}",
         report.memories.len(),
-        catalog.memories.len()
+        total
     ))?;
     Ok(ExitStatus::Success)
 }

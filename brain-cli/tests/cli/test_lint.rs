@@ -39,6 +39,8 @@ fn lint_reports_structure_problems() {
         })
         .unwrap();
     std::fs::copy(&file, brain.join("gotchas").join(file.file_name().unwrap())).unwrap();
+    // A mistyped directory is never read: lint says so.
+    std::fs::create_dir(brain.join("decision")).unwrap();
     std::fs::rename(&file, decisions.join("renamed-00000000.yaml")).unwrap();
     let text = std::fs::read_to_string(decisions.join("renamed-00000000.yaml")).unwrap();
     std::fs::write(
@@ -66,8 +68,15 @@ fn lint_reports_structure_problems() {
             "duplicate-id",
             "duplicate-id",
             "location",
-            "location"
+            "location",
+            "stray-file"
         ],
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("unexpected entry in `.brain/`; did you mean `decisions`?"),
         "{}",
         out.stdout
     );

@@ -81,8 +81,11 @@ impl FileProblem {
 /// How the cache served a load.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CacheStats {
-    /// Files served from the cache.
+    /// Files served from the cache on size and modification time alone.
     pub hits: usize,
+    /// Files served from the cache after re-reading them and comparing content
+    /// hashes (their time stamp changed, or was too recent to trust).
+    pub verified: usize,
     /// Files parsed because they were new, changed or not cached.
     pub parsed: usize,
     /// Whether the cache file was rewritten.
@@ -117,60 +120,84 @@ pub(crate) struct Listed {
 /// Lists the record files of a store; entries that cannot be records are
 /// returned as problems.
 pub(crate) fn list_files(layout: &Layout) -> (Vec<Listed>, Vec<FileProblem>) {
-    let mut files = Vec::new();
+    let mut candidates = Vec::new();
     let mut problems = Vec::new();
     for dir in RecordDir::ALL {
         let abs_dir = layout.record_dir(dir);
-        if !abs_dir.is_dir() {
-            continue;
+        let dir_rel = format!("{}/{}", super::BRAIN_DIR, dir.name());
+        let read = match std::fs::read_dir(&abs_dir) {
+            Ok(read) => read,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                problems.push(FileProblem::whole_file(
+                    &dir_rel,
+                    format!("cannot read directory: {e}"),
+                ));
+                continue;
+            }
+        };
+        let mut entries = Vec::new();
+        for entry in read {
+            match entry {
+                Ok(entry) => match entry.file_name().into_string() {
+                    Ok(name) => entries.push((name, entry)),
+                    Err(raw) => problems.push(FileProblem::whole_file(
+                        &format!("{dir_rel}/{}", raw.to_string_lossy()),
+                        "file name is not valid UTF-8",
+                    )),
+                },
+                Err(e) => problems.push(FileProblem::whole_file(
+                    &dir_rel,
+                    format!("cannot read directory entry: {e}"),
+                )),
+            }
         }
-        let walker = walkdir::WalkDir::new(&abs_dir)
-            .min_depth(1)
-            .max_depth(1)
-            .sort_by_file_name();
-        for entry in walker {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
-                    let path = e.path().map_or_else(|| abs_dir.clone(), Path::to_path_buf);
-                    problems.push(FileProblem::whole_file(
-                        &layout.relative(&path),
-                        format!("cannot read directory entry: {e}"),
-                    ));
-                    continue;
-                }
-            };
-            let name = entry.file_name().to_string_lossy();
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (name, entry) in entries {
             if name.starts_with('.') {
                 continue;
             }
-            let rel = layout.relative(entry.path());
-            if !entry.file_type().is_file() {
+            let rel = format!("{dir_rel}/{name}");
+            // The entry's type comes with the directory listing: no extra syscall.
+            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+            if !is_file {
                 problems.push(FileProblem::whole_file(
                     &rel,
                     "unexpected entry: record directories hold only `<id>.yaml` files",
                 ));
-                continue;
-            }
-            if !name.ends_with(".yaml") {
-                let hint = if name.ends_with(".yml") {
+            } else if Path::new(&name).extension().is_none_or(|e| e != "yaml") {
+                // Exactly `.yaml`: `X.YAML` would be a second spelling of an id.
+                let hint = if Path::new(&name).extension().is_some_and(|e| e == "yml") {
                     "record files must end in `.yaml`, not `.yml`"
                 } else {
                     "not a record file: record directories hold only `<id>.yaml` files"
                 };
                 problems.push(FileProblem::whole_file(&rel, hint));
-                continue;
+            } else {
+                candidates.push((rel, dir, entry));
             }
-            match entry.metadata() {
-                Ok(meta) => files.push(Listed {
-                    rel,
-                    abs: entry.path().to_path_buf(),
-                    dir,
-                    size: meta.len(),
-                    mtime: mtime_of(meta.modified().ok()),
-                }),
-                Err(e) => problems.push(FileProblem::whole_file(&rel, format!("cannot stat: {e}"))),
-            }
+        }
+    }
+    // `DirEntry::metadata` stats relative to the open directory, and the
+    // calls run on the pool: listing 10^4 files costs a few milliseconds.
+    let stats: Vec<Result<Listed, FileProblem>> = candidates
+        .into_par_iter()
+        .map(|(rel, dir, entry)| match entry.metadata() {
+            Ok(meta) => Ok(Listed {
+                abs: entry.path(),
+                rel,
+                dir,
+                size: meta.len(),
+                mtime: mtime_of(meta.modified().ok()),
+            }),
+            Err(e) => Err(FileProblem::whole_file(&rel, format!("cannot stat: {e}"))),
+        })
+        .collect();
+    let mut files = Vec::with_capacity(stats.len());
+    for s in stats {
+        match s {
+            Ok(f) => files.push(f),
+            Err(p) => problems.push(p),
         }
     }
     (files, problems)
@@ -186,7 +213,7 @@ fn mtime_of(t: Option<SystemTime>) -> (u64, u32) {
 enum Parsed {
     Memory(Box<Memory>),
     Preference(Box<Preference>),
-    Invalid(FileProblem),
+    Invalid(Box<FileProblem>),
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -198,21 +225,27 @@ struct CacheEntry {
     parsed: Parsed,
 }
 
-#[derive(Debug, Serialize)]
-struct CacheFileRef<'a> {
-    magic: [u8; 8],
-    fingerprint: [u8; 32],
-    entries: &'a [&'a CacheEntry],
-}
+/// Cache file layout: `MAGIC`, the 32-byte fingerprint, then one record per
+/// file: a little-endian `u32` length and that many bytes of a postcard-encoded
+/// [`CacheEntry`]. Records are read one at a time through a small buffer, so a
+/// warm load never holds the whole file in memory next to what it decodes.
+const MAGIC: [u8; 8] = *b"brainct2";
 
-#[derive(Debug, Deserialize)]
-struct CacheFile {
-    magic: [u8; 8],
-    fingerprint: [u8; 32],
-    entries: Vec<CacheEntry>,
+fn encode_cache<'a>(
+    fingerprint: &[u8; 32],
+    entries: impl Iterator<Item = &'a CacheEntry>,
+) -> Result<Vec<u8>, postcard::Error> {
+    let mut out = Vec::with_capacity(1 << 20);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(fingerprint);
+    for entry in entries {
+        let record = postcard::to_stdvec(entry)?;
+        let len = u32::try_from(record.len()).map_err(|_| postcard::Error::SerializeBufferFull)?;
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&record);
+    }
+    Ok(out)
 }
-
-const MAGIC: [u8; 8] = *b"brainct1";
 
 /// Seconds within which a file's mtime is too close to the cache's to be trusted.
 const RACY_SECONDS: u64 = 2;
@@ -234,36 +267,47 @@ fn fingerprint() -> [u8; 32] {
 
 fn parse_bytes(rel: &str, dir: RecordDir, bytes: &[u8]) -> Parsed {
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return Parsed::Invalid(FileProblem::whole_file(rel, "file is not valid UTF-8"));
+        return Parsed::Invalid(Box::new(FileProblem::whole_file(
+            rel,
+            "file is not valid UTF-8",
+        )));
     };
     match dir {
         RecordDir::Memories(_) => match yaml::parse_memory(text) {
             Ok(m) => Parsed::Memory(Box::new(m)),
-            Err(e) => Parsed::Invalid(FileProblem::from_yaml(rel, e)),
+            Err(e) => Parsed::Invalid(Box::new(FileProblem::from_yaml(rel, e))),
         },
         RecordDir::Preferences => match yaml::parse_preference(text) {
             Ok(p) => Parsed::Preference(Box::new(p)),
-            Err(e) => Parsed::Invalid(FileProblem::from_yaml(rel, e)),
+            Err(e) => Parsed::Invalid(Box::new(FileProblem::from_yaml(rel, e))),
         },
     }
 }
 
-fn read_cache(
-    path: &Path,
-    fingerprint: &[u8; 32],
-) -> Option<(HashMap<String, CacheEntry>, (u64, u32))> {
-    let bytes = std::fs::read(path).ok()?;
-    let meta = std::fs::metadata(path).ok()?;
-    let file: CacheFile = postcard::from_bytes(&bytes).ok()?;
-    if file.magic != MAGIC || &file.fingerprint != fingerprint {
+fn read_cache(path: &Path, fingerprint: &[u8; 32]) -> Option<(Vec<CacheEntry>, (u64, u32))> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).ok()?;
+    let meta = file.metadata().ok()?;
+    let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
+    let mut header = [0u8; 40];
+    reader.read_exact(&mut header).ok()?;
+    if header[..8] != MAGIC || header[8..] != fingerprint[..] {
         return None;
     }
-    let map = file
-        .entries
-        .into_iter()
-        .map(|e| (e.rel.clone(), e))
-        .collect();
-    Some((map, mtime_of(meta.modified().ok())))
+    let mut entries = Vec::new();
+    let mut record = Vec::new();
+    let mut len = [0u8; 4];
+    loop {
+        match reader.read_exact(&mut len) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(_) => return None,
+        }
+        record.resize(u32::from_le_bytes(len) as usize, 0);
+        reader.read_exact(&mut record).ok()?;
+        entries.push(postcard::from_bytes(&record).ok()?);
+    }
+    Some((entries, mtime_of(meta.modified().ok())))
 }
 
 /// Loads every record, using and refreshing the cache when `use_cache` is set.
@@ -271,40 +315,62 @@ pub(crate) fn load(layout: &Layout, use_cache: bool) -> Catalog {
     let (files, mut problems) = list_files(layout);
     let cache_path = layout.cache_file();
     let fp = fingerprint();
-    let (mut cached, cache_mtime) = if use_cache {
+    let (cached, cache_mtime) = if use_cache {
         read_cache(&cache_path, &fp).unwrap_or_default()
     } else {
         Default::default()
     };
     let cache_count = cached.len();
 
-    // Move each file's cache entry out of the map so that hits need no copy.
-    let work: Vec<(&Listed, Option<CacheEntry>)> =
-        files.iter().map(|f| (f, cached.remove(&f.rel))).collect();
-    let results: Vec<(CacheEntry, bool)> = work
+    // Pair each file with its cache entry. The cache is written in listing
+    // order, so a cursor finds almost every entry; an index is built only if
+    // the order differs (files added or removed).
+    let mut cached: Vec<Option<CacheEntry>> = cached.into_iter().map(Some).collect();
+    let mut cursor = 0;
+    let mut index: Option<HashMap<String, usize>> = None;
+    let mut work: Vec<(&Listed, Option<CacheEntry>)> = Vec::with_capacity(files.len());
+    for f in &files {
+        let in_order = cached
+            .get(cursor)
+            .and_then(Option::as_ref)
+            .is_some_and(|c| c.rel == f.rel);
+        let entry = if in_order {
+            cursor += 1;
+            cached[cursor - 1].take()
+        } else {
+            let index = index.get_or_insert_with(|| {
+                cached
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| c.as_ref().map(|c| (c.rel.clone(), i)))
+                    .collect()
+            });
+            index.get(&f.rel).and_then(|&i| cached[i].take())
+        };
+        work.push((f, entry));
+    }
+    let deleted = cached.iter().any(Option::is_some);
+    let results: Vec<(CacheEntry, Resolution)> = work
         .into_par_iter()
         .map(|(f, c)| resolve(f, c, cache_mtime))
         .collect();
 
     let mut stats = CacheStats::default();
-    for (_, hit) in &results {
-        if *hit {
-            stats.hits += 1;
-        } else {
-            stats.parsed += 1;
+    for (_, how) in &results {
+        match how {
+            Resolution::Hit => stats.hits += 1,
+            Resolution::Verified => stats.verified += 1,
+            Resolution::Parsed => stats.parsed += 1,
         }
     }
     let mut catalog = Catalog::default();
-    // Entries left in `cached` belong to deleted files.
-    let changed = stats.parsed > 0 || !cached.is_empty() || cache_count != results.len();
+    // Entries left in `cached` belong to deleted files. Verified entries are
+    // rewritten too: that records new time stamps, and moves the cache's own
+    // time past files that were too recent to trust, so the next load is
+    // served on time stamps alone.
+    let changed = stats.parsed > 0 || stats.verified > 0 || deleted || cache_count != results.len();
     if use_cache && changed {
-        let entries: Vec<&CacheEntry> = results.iter().map(|(e, _)| e).collect();
-        let file = CacheFileRef {
-            magic: MAGIC,
-            fingerprint: fp,
-            entries: &entries,
-        };
-        match postcard::to_stdvec(&file) {
+        match encode_cache(&fp, results.iter().map(|(e, _)| e)) {
             Ok(bytes) => match write_atomic(&cache_path, &bytes, true) {
                 Ok(()) => stats.rewritten = true,
                 Err(e) => catalog.warnings.push(format!(
@@ -327,7 +393,7 @@ pub(crate) fn load(layout: &Layout, use_cache: bool) -> Catalog {
                 path: entry.rel,
                 record: *p,
             }),
-            Parsed::Invalid(problem) => problems.push(problem),
+            Parsed::Invalid(problem) => problems.push(*problem),
         }
     }
     problems.sort_by(|a, b| a.path.cmp(&b.path));
@@ -338,14 +404,29 @@ pub(crate) fn load(layout: &Layout, use_cache: bool) -> Catalog {
 
 /// Returns the cache entry for `f`, reusing `cached` when it is provably
 /// current; the flag says whether it was reused without parsing.
-fn resolve(f: &Listed, cached: Option<CacheEntry>, cache_mtime: (u64, u32)) -> (CacheEntry, bool) {
+/// How [`resolve`] produced an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Resolution {
+    /// Size and mtime matched a trustworthy cache entry.
+    Hit,
+    /// The content hash matched the cache entry.
+    Verified,
+    /// The file was parsed.
+    Parsed,
+}
+
+fn resolve(
+    f: &Listed,
+    cached: Option<CacheEntry>,
+    cache_mtime: (u64, u32),
+) -> (CacheEntry, Resolution) {
     let racy = f.mtime.0 + RACY_SECONDS >= cache_mtime.0;
     if let Some(c) = &cached
         && c.size == f.size
         && c.mtime == f.mtime
         && !racy
     {
-        return (cached.expect("checked just above"), true);
+        return (cached.expect("checked just above"), Resolution::Hit);
     }
     let bytes = match std::fs::read(&f.abs) {
         Ok(b) => b,
@@ -357,9 +438,9 @@ fn resolve(f: &Listed, cached: Option<CacheEntry>, cache_mtime: (u64, u32)) -> (
                     size: f.size,
                     mtime: f.mtime,
                     hash: [0; 32],
-                    parsed: Parsed::Invalid(problem),
+                    parsed: Parsed::Invalid(Box::new(problem)),
                 },
-                false,
+                Resolution::Parsed,
             );
         }
     };
@@ -369,7 +450,7 @@ fn resolve(f: &Listed, cached: Option<CacheEntry>, cache_mtime: (u64, u32)) -> (
     {
         entry.size = f.size;
         entry.mtime = f.mtime;
-        return (entry, true);
+        return (entry, Resolution::Verified);
     }
     let parsed = parse_bytes(&f.rel, f.dir, &bytes);
     (
@@ -380,6 +461,6 @@ fn resolve(f: &Listed, cached: Option<CacheEntry>, cache_mtime: (u64, u32)) -> (
             hash,
             parsed,
         },
-        false,
+        Resolution::Parsed,
     )
 }

@@ -392,6 +392,36 @@ impl Store {
         (sources, problems)
     }
 
+    /// Returns entries directly under `.brain/` that are not part of the layout
+    /// (a `decision/` typo, a stray file), which no command would ever read.
+    /// Hidden entries other than the known ones are ignored.
+    pub fn unexpected_entries(&self) -> Vec<FileProblem> {
+        let known: Vec<&str> = RecordDir::ALL
+            .iter()
+            .map(|d| d.name())
+            .chain(["config.yaml", "runtime"])
+            .collect();
+        walkdir::WalkDir::new(self.layout.brain_dir())
+            .min_depth(1)
+            .max_depth(1)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter_map(|entry| {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.starts_with('.') || known.contains(&name.as_str()) {
+                    return None;
+                }
+                let rel = self.layout.relative(entry.path());
+                let message = match crate::model::closest(&name, known.iter().copied()) {
+                    Some(k) => format!("unexpected entry in `.brain/`; did you mean `{k}`?"),
+                    None => "unexpected entry in `.brain/`: nothing reads it".to_owned(),
+                };
+                Some(FileProblem::whole_file(&rel, message))
+            })
+            .collect()
+    }
+
     fn id_in_use(&self, id: &MemoryId) -> bool {
         RecordDir::ALL.into_iter().any(|dir| {
             self.layout

@@ -114,8 +114,13 @@ fn cache_serves_warm_loads_and_notices_every_change() {
     let n = cold.memories.len() + cold.preferences.len();
     assert!(n >= 39);
     assert_eq!(
-        (cold.cache.hits, cold.cache.parsed, cold.cache.rewritten),
-        (0, n, true)
+        (
+            cold.cache.hits,
+            cold.cache.verified,
+            cold.cache.parsed,
+            cold.cache.rewritten
+        ),
+        (0, 0, n, true)
     );
     assert!(cold.problems.is_empty());
 
@@ -133,13 +138,23 @@ fn cache_serves_warm_loads_and_notices_every_change() {
     }
     let refreshed = store.load();
     assert_eq!(
-        refreshed.cache.hits, n,
-        "same contents are recognised by hash"
+        (
+            refreshed.cache.verified,
+            refreshed.cache.parsed,
+            refreshed.cache.rewritten
+        ),
+        (n, 0, true),
+        "same contents are recognised by hash and the new time stamps recorded"
     );
     let warm = store.load();
     assert_eq!(
-        (warm.cache.hits, warm.cache.parsed, warm.cache.rewritten),
-        (n, 0, false)
+        (
+            warm.cache.hits,
+            warm.cache.verified,
+            warm.cache.parsed,
+            warm.cache.rewritten
+        ),
+        (n, 0, 0, false)
     );
     assert_eq!(warm.memories, cold.memories);
     assert_eq!(warm.preferences, cold.preferences);
@@ -207,7 +222,7 @@ fn reads_never_touch_tracked_files() {
     let brain = Brain::open(root).unwrap();
     let catalog = brain.catalog();
     let _ = brain.stats(&catalog);
-    let _ = brain.list(&catalog, &brain_core::report::ListFilter::default());
+    let _ = brain.list(catalog.clone(), &brain_core::report::ListFilter::default());
     let _ = brain.show(&catalog, "use-integer").unwrap();
     let report = brain.lint();
     assert_eq!(report.errors, 0, "{:#?}", report.findings);
@@ -394,4 +409,27 @@ fn lint_checks_status_changes_against_the_last_commit() {
         message.contains("from `superseded` to `active`"),
         "{message}"
     );
+}
+
+#[test]
+fn cache_pairs_entries_when_files_are_added_between_others() {
+    let dir = example();
+    let root = dir.path();
+    let store = Store::open(root).unwrap();
+    let cold = store.load();
+    let n = cold.memories.len() + cold.preferences.len();
+    // A new file that sorts before every other decision shifts the listing order.
+    let first = &cold.memories[0];
+    let text = std::fs::read_to_string(root.join(&first.path)).unwrap();
+    let new_id = "aaa-first-00000000";
+    std::fs::write(
+        root.join(".brain/decisions").join(format!("{new_id}.yaml")),
+        text.replacen(first.record.id.as_str(), new_id, 1),
+    )
+    .unwrap();
+    let after = store.load();
+    assert_eq!(after.cache.parsed, 1);
+    assert_eq!(after.cache.hits + after.cache.verified, n);
+    assert_eq!(after.memories[0].record.id.as_str(), new_id);
+    assert_eq!(&after.memories[1..], &cold.memories[..]);
 }
