@@ -85,8 +85,13 @@ fn convert_error(err: &serde_saphyr::Error, field: Option<String>) -> YamlError 
     }
 }
 
-/// Deserializes `text` strictly, tracking the path of the field that fails.
+/// Deserializes `text` strictly; on failure, parses again tracking the path of
+/// the field that fails (tracking every field costs time on the hot path, and
+/// errors are rare).
 fn from_str_tracked<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    if let Ok(value) = serde_saphyr::from_str_with_options(text, options()) {
+        return Ok(value);
+    }
     let mut track = serde_path_to_error::Track::new();
     let result = serde_saphyr::with_deserializer_from_str_with_options(text, options(), |de| {
         T::deserialize(serde_path_to_error::Deserializer::new(de, &mut track))

@@ -23,7 +23,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::write::write_atomic;
+use super::write::replace_derived;
 use super::{Layout, RecordDir};
 use crate::model::{Memory, Preference};
 use crate::yaml::{self, YamlError};
@@ -371,7 +371,7 @@ pub(crate) fn load(layout: &Layout, use_cache: bool) -> Catalog {
     let changed = stats.parsed > 0 || stats.verified > 0 || deleted || cache_count != results.len();
     if use_cache && changed {
         match encode_cache(&fp, results.iter().map(|(e, _)| e)) {
-            Ok(bytes) => match write_atomic(&cache_path, &bytes, true) {
+            Ok(bytes) => match replace_derived(&cache_path, &bytes) {
                 Ok(()) => stats.rewritten = true,
                 Err(e) => catalog.warnings.push(format!(
                     "could not write the cache `{}`: {e}",
@@ -404,6 +404,16 @@ pub(crate) fn load(layout: &Layout, use_cache: bool) -> Catalog {
 
 /// Returns the cache entry for `f`, reusing `cached` when it is provably
 /// current; the flag says whether it was reused without parsing.
+/// Reads a whole file whose size is already known from the listing, saving
+/// the `fstat` that `std::fs::read` makes to size its buffer.
+fn read_sized(path: &Path, size: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// How [`resolve`] produced an entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Resolution {
@@ -428,7 +438,7 @@ fn resolve(
     {
         return (cached.expect("checked just above"), Resolution::Hit);
     }
-    let bytes = match std::fs::read(&f.abs) {
+    let bytes = match read_sized(&f.abs, f.size) {
         Ok(b) => b,
         Err(e) => {
             let problem = FileProblem::whole_file(&f.rel, format!("cannot read: {e}"));

@@ -21,6 +21,17 @@ pub const LOCK_TIMEOUT: Duration = Duration::from_secs(60);
 /// Writes `bytes` to `path` atomically. With `overwrite: false` the call fails
 /// with [`io::ErrorKind::AlreadyExists`] instead of replacing an existing file.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<(), Error> {
+    write_replacing(path, bytes, overwrite, true)
+}
+
+/// Replaces a derived, rebuildable file (a cache) atomically but without
+/// `fsync`: after a crash it may be stale or empty, never torn, and its reader
+/// rebuilds it. Skipping the flush keeps a cold load from waiting on the disk.
+pub(crate) fn replace_derived(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    write_replacing(path, bytes, true, false)
+}
+
+fn write_replacing(path: &Path, bytes: &[u8], overwrite: bool, durable: bool) -> Result<(), Error> {
     let dir = path
         .parent()
         .expect("record paths always have a parent directory");
@@ -41,13 +52,18 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result
     }
     let mut tmp = builder.tempfile_in(dir).map_err(wrap)?;
     tmp.write_all(bytes).map_err(wrap)?;
-    tmp.as_file().sync_all().map_err(wrap)?;
+    if durable {
+        tmp.as_file().sync_all().map_err(wrap)?;
+    }
     if overwrite {
         tmp.persist(path).map_err(|e| wrap(e.error))?;
     } else {
         tmp.persist_noclobber(path).map_err(|e| wrap(e.error))?;
     }
-    sync_dir(dir).map_err(wrap)
+    if durable {
+        sync_dir(dir).map_err(wrap)?;
+    }
+    Ok(())
 }
 
 fn sync_dir(dir: &Path) -> io::Result<()> {
