@@ -312,20 +312,14 @@ fn read_cache(path: &Path, fingerprint: &[u8; 32]) -> Option<(Vec<CacheEntry>, (
 
 /// Loads every record, using and refreshing the cache when `use_cache` is set.
 pub(crate) fn load(layout: &Layout, use_cache: bool) -> Catalog {
+    let (files, mut problems) = list_files(layout);
     let cache_path = layout.cache_file();
     let fp = fingerprint();
-    // Listing (one `stat` per file) and decoding the cache are independent:
-    // run them side by side.
-    let ((files, mut problems), (cached, cache_mtime)) = rayon::join(
-        || list_files(layout),
-        || {
-            if use_cache {
-                read_cache(&cache_path, &fp).unwrap_or_default()
-            } else {
-                Default::default()
-            }
-        },
-    );
+    let (cached, cache_mtime) = if use_cache {
+        read_cache(&cache_path, &fp).unwrap_or_default()
+    } else {
+        Default::default()
+    };
     let cache_count = cached.len();
 
     // Pair each file with its cache entry. The cache is written in listing
