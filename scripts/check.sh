@@ -13,7 +13,9 @@ echo "== cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 echo "== cargo test --workspace --locked"
-cargo test --workspace --locked
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cargo test --workspace --locked 2>&1 | tee "$log"
 
 echo "== generated files are committed"
 if find . -path ./target -prune -o \( -name '*.snap.new' -o -name '*.pending-snap' \) -print | grep -q .; then
@@ -25,3 +27,6 @@ if [ -d .git ] && ! git diff --exit-code -- schemas/ >/dev/null; then
   exit 1
 fi
 echo "== all checks passed"
+# One closing line with the totals of every test binary.
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i) ~ /^passed;?$/) p += $(i-1); if ($(i) ~ /^failed;?$/) f += $(i-1) } }
+     END { printf "tests: %d passed, %d failed\n", p, f }' "$log"
