@@ -16,17 +16,7 @@ fn editing_key_order_fails_the_check_and_normalize_repairs_it() {
     let env = TestEnv::example();
     let path = env
         .root()
-        .join(".brain/goals/migrate-metering-to-the-new-event-pipeline-by-q1-2-9d7e6c5b.yaml");
-    let path = if path.exists() {
-        path
-    } else {
-        std::fs::read_dir(env.root().join(".brain/goals"))
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap()
-            .path()
-    };
+        .join(".brain/goals/bring-p99-invoice-finalization-under-2-seconds-365860ce.yaml");
     let rel = path.strip_prefix(env.root()).unwrap().display().to_string();
     let original = std::fs::read_to_string(&path).unwrap();
     // Swap the `type:` and `status:` lines.
@@ -43,8 +33,9 @@ fn editing_key_order_fails_the_check_and_normalize_repairs_it() {
         out.stdout,
         format!("not canonical: {rel}\n1 of 39 files not in canonical form\n")
     );
-    let (json, _) = env.brain_json("normalize", &["normalize", "--check"]);
+    let (json, _) = env.brain_json("normalize", &["normalize", "--check", "--diff"]);
     assert_eq!(json["changed"][0], rel.as_str());
+    insta::assert_json_snapshot!("normalize_check_json", json);
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         swapped.join("\n") + "\n",
