@@ -252,17 +252,21 @@ const RACY_SECONDS: u64 = 2;
 
 /// Identifies the shape of cached records: changes whenever the record types'
 /// schema or the crate version changes, so an old cache is never misread.
+/// Computed once per process.
 fn fingerprint() -> [u8; 32] {
-    let mut h = blake3::Hasher::new();
-    h.update(env!("CARGO_PKG_VERSION").as_bytes());
-    let memory = schemars::schema_for!(Memory);
-    let preference = schemars::schema_for!(Preference);
-    h.update(
-        serde_json::to_string(&(memory, preference))
-            .expect("schemas serialize")
-            .as_bytes(),
-    );
-    *h.finalize().as_bytes()
+    static FINGERPRINT: std::sync::OnceLock<[u8; 32]> = std::sync::OnceLock::new();
+    *FINGERPRINT.get_or_init(|| {
+        let mut h = blake3::Hasher::new();
+        h.update(env!("CARGO_PKG_VERSION").as_bytes());
+        let memory = schemars::schema_for!(Memory);
+        let preference = schemars::schema_for!(Preference);
+        h.update(
+            serde_json::to_string(&(memory, preference))
+                .expect("schemas serialize")
+                .as_bytes(),
+        );
+        *h.finalize().as_bytes()
+    })
 }
 
 fn parse_bytes(rel: &str, dir: RecordDir, bytes: &[u8]) -> Parsed {
