@@ -9,8 +9,8 @@ use std::io::{self, Write};
 
 use brain_core::lint::{LintReport, Severity};
 use brain_core::report::{
-    AddReport, ErrorBody, ErrorReport, InitOutcomeName, InitReport, ListReport, NormalizeReport,
-    ShowReport, StatsReport,
+    AddReport, DismissReport, ErrorBody, ErrorReport, InitOutcomeName, InitReport, ListReport,
+    NormalizeReport, ShowReport, StatsReport, SupersedeReport,
 };
 use brain_core::store::FileProblem;
 use serde::Serialize;
@@ -306,6 +306,26 @@ impl Render for NormalizeReport {
             format!("{n} of {} files rewritten", self.files_checked)
         };
         writeln!(w, "{summary}")
+    }
+}
+
+impl Render for SupersedeReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            w,
+            "{} is superseded by {} (now version {})",
+            self.old.id, self.new.id, self.new.version
+        )
+    }
+}
+
+impl Render for DismissReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        for d in &self.dismissed {
+            writeln!(w, "dismissed {}", d.id)?;
+        }
+        let n = self.dismissed.len();
+        writeln!(w, "{n} {} dismissed", plural(n, "candidate", "candidates"))
     }
 }
 

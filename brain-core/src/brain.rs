@@ -11,8 +11,8 @@ use crate::model::{
     Source, Status,
 };
 use crate::report::{
-    self, AddReport, InitOutcomeName, InitReport, ListFilter, ListReport, LookupError,
-    NormalizeReport, ShowReport, StatsReport,
+    self, AddReport, DismissReport, InitOutcomeName, InitReport, ListFilter, ListReport,
+    LookupError, NormalizeReport, ShowReport, StatsReport, SupersedeReport,
 };
 use crate::store::{self, Catalog, InitOutcome, Store};
 use std::path::Path;
@@ -27,6 +27,17 @@ pub enum Error {
     /// An id did not select one memory.
     #[error(transparent)]
     Lookup(#[from] LookupError),
+    /// The status change is not in the transition table, or the records
+    /// cannot be linked.
+    #[error("cannot {action} `{id}`: {message}")]
+    Transition {
+        /// The command.
+        action: &'static str,
+        /// The memory.
+        id: String,
+        /// Why.
+        message: String,
+    },
     /// The input for a new record is not acceptable.
     #[error("invalid {field}: {message}")]
     InvalidInput {
@@ -197,6 +208,154 @@ impl Brain {
             id: memory.id,
             path,
             status: memory.status,
+        })
+    }
+
+    /// `brain supersede NEW OLD`: `OLD` becomes `superseded` with
+    /// `superseded_by: NEW`; `NEW` gains `OLD` in `supersedes` and one version.
+    /// Both must be in force (`active`), or `OLD` may be `stale`.
+    pub fn supersede(&self, new_query: &str, old_query: &str) -> Result<SupersedeReport, Error> {
+        let lock = self.store.lock()?;
+        // Under the lock the cache-validated load is current.
+        let catalog = self.store.load();
+        let new = report::find_memory(&catalog, new_query)?;
+        let old = report::find_memory(&catalog, old_query)?;
+        let refuse = |id: &MemoryId, message: String| Error::Transition {
+            action: "supersede",
+            id: id.to_string(),
+            message,
+        };
+        if new.record.id == old.record.id {
+            return Err(refuse(
+                &old.record.id,
+                "a memory cannot supersede itself".into(),
+            ));
+        }
+        if new.record.status != Status::Active {
+            return Err(refuse(
+                &old.record.id,
+                format!(
+                    "the replacement `{}` is `{}`; approve it first so that the memory it replaces is never without an active successor",
+                    new.record.id, new.record.status
+                ),
+            ));
+        }
+        if !old.record.status.can_become(Status::Superseded)
+            || old.record.status == Status::Superseded
+        {
+            return Err(refuse(
+                &old.record.id,
+                format!(
+                    "it is `{}`; only active or stale memories can be superseded",
+                    old.record.status
+                ),
+            ));
+        }
+        let mut new_m = new.record.clone();
+        let mut old_m = old.record.clone();
+        new_m.lineage.supersedes.push(old_m.id.clone());
+        new_m.lineage.version += 1;
+        new_m.normalize();
+        old_m.status = Status::Superseded;
+        old_m.lineage.superseded_by = Some(new_m.id.clone());
+        old_m.normalize();
+        // The replacement first: a crash in between leaves a one-way link that
+        // lint reports, never a superseded memory without a successor.
+        self.store
+            .rewrite(&lock, &new.path, &crate::yaml::memory_to_string(&new_m))?;
+        self.store
+            .rewrite(&lock, &old.path, &crate::yaml::memory_to_string(&old_m))?;
+        Ok(SupersedeReport {
+            new: report::StatusChange {
+                id: new_m.id,
+                path: new.path.clone(),
+                from: new.record.status,
+                to: new_m.status,
+                version: new_m.lineage.version,
+            },
+            old: report::StatusChange {
+                id: old_m.id,
+                path: old.path.clone(),
+                from: old.record.status,
+                to: old_m.status,
+                version: old_m.lineage.version,
+            },
+        })
+    }
+
+    /// `brain dismiss`: candidates become `dismissed`, their review
+    /// `rejected` with the reason, time and actor. With no ids, every
+    /// candidate is dismissed.
+    pub fn dismiss(
+        &self,
+        queries: &[String],
+        reason: Option<&str>,
+        now: Timestamp,
+        actor: Option<&str>,
+    ) -> Result<DismissReport, Error> {
+        let lock = self.store.lock()?;
+        let catalog = self.store.load();
+        let targets: Vec<&store::Loaded<Memory>> = if queries.is_empty() {
+            catalog
+                .memories
+                .iter()
+                .filter(|l| l.record.status == Status::Candidate)
+                .collect()
+        } else {
+            let mut found = Vec::new();
+            for q in queries {
+                let l = report::find_memory(&catalog, q)?;
+                if !l.record.status.can_become(Status::Dismissed)
+                    || l.record.status == Status::Dismissed
+                {
+                    return Err(Error::Transition {
+                        action: "dismiss",
+                        id: l.record.id.to_string(),
+                        message: format!(
+                            "it is `{}`; only candidates can be dismissed",
+                            l.record.status
+                        ),
+                    });
+                }
+                if !found
+                    .iter()
+                    .any(|f: &&store::Loaded<Memory>| f.record.id == l.record.id)
+                {
+                    found.push(l);
+                }
+            }
+            found
+        };
+        let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+        // Validate everything before writing anything.
+        let mut updated = Vec::with_capacity(targets.len());
+        for l in &targets {
+            let mut m = l.record.clone();
+            m.status = Status::Dismissed;
+            m.review = Review {
+                state: Some(ReviewState::Rejected),
+                decided_at: Some(now),
+                decided_by: actor.map(str::to_owned),
+                reason: reason.map(str::to_owned),
+            };
+            m.normalize();
+            updated.push((l, m));
+        }
+        let mut dismissed = Vec::with_capacity(updated.len());
+        for (l, m) in updated {
+            self.store
+                .rewrite(&lock, &l.path, &crate::yaml::memory_to_string(&m))?;
+            dismissed.push(report::StatusChange {
+                id: m.id,
+                path: l.path.clone(),
+                from: l.record.status,
+                to: m.status,
+                version: m.lineage.version,
+            });
+        }
+        Ok(DismissReport {
+            dismissed,
+            reason: reason.map(str::to_owned),
         })
     }
 

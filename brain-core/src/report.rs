@@ -284,6 +284,39 @@ pub struct NormalizeReport {
     pub skipped: Vec<FileProblem>,
 }
 
+/// A memory whose status a command changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct StatusChange {
+    /// Id.
+    pub id: MemoryId,
+    /// File, relative to the root.
+    pub path: String,
+    /// Status before.
+    pub from: Status,
+    /// Status after.
+    pub to: Status,
+    /// Lineage version after.
+    pub version: u32,
+}
+
+/// `brain supersede`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct SupersedeReport {
+    /// The replacement; it now lists the old memory in `supersedes`.
+    pub new: StatusChange,
+    /// The replaced memory; now `superseded`, with `superseded_by` set.
+    pub old: StatusChange,
+}
+
+/// `brain dismiss`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct DismissReport {
+    /// The candidates dismissed, by id.
+    pub dismissed: Vec<StatusChange>,
+    /// The reason recorded in each one's review.
+    pub reason: Option<String>,
+}
+
 /// The change canonical form makes to one file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct FileDiff {

@@ -10,7 +10,8 @@ use crate::config::Config;
 use crate::lint::LintReport;
 use crate::model::{Memory, Preference};
 use crate::report::{
-    AddReport, ErrorReport, InitReport, ListReport, NormalizeReport, ShowReport, StatsReport,
+    AddReport, DismissReport, ErrorReport, InitReport, ListReport, NormalizeReport, ShowReport,
+    StatsReport, SupersedeReport,
 };
 
 fn generate<T: JsonSchema>(id: &str) -> Schema {
@@ -64,6 +65,14 @@ pub fn all() -> Vec<(&'static str, Schema)> {
         (
             "output/normalize.schema.json",
             generate::<NormalizeReport>("output/normalize.schema.json"),
+        ),
+        (
+            "output/supersede.schema.json",
+            generate::<SupersedeReport>("output/supersede.schema.json"),
+        ),
+        (
+            "output/dismiss.schema.json",
+            generate::<DismissReport>("output/dismiss.schema.json"),
         ),
         (
             "output/error.schema.json",

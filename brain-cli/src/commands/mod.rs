@@ -7,12 +7,14 @@ use crate::error::{CliError, ExitStatus};
 use crate::output::Output;
 
 mod add;
+mod dismiss;
 mod init;
 mod lint;
 mod list;
 mod normalize;
 mod show;
 mod stats;
+mod supersede;
 
 /// The commands.
 #[derive(Subcommand, Debug)]
@@ -24,6 +26,8 @@ pub(crate) enum Command {
     Stats(stats::StatsArgs),
     Lint(lint::LintArgs),
     Normalize(normalize::NormalizeArgs),
+    Supersede(supersede::SupersedeArgs),
+    Dismiss(dismiss::DismissArgs),
 }
 
 pub(crate) fn dispatch(
@@ -39,6 +43,8 @@ pub(crate) fn dispatch(
         Command::Stats(args) => stats::run(ctx, args, out),
         Command::Lint(args) => lint::run(ctx, args, out),
         Command::Normalize(args) => normalize::run(ctx, args, out),
+        Command::Supersede(args) => supersede::run(ctx, args, out),
+        Command::Dismiss(args) => dismiss::run(ctx, args, out),
     }
 }
 

@@ -11,6 +11,7 @@ mod test_add;
 mod test_concurrency;
 mod test_help;
 mod test_init;
+mod test_lifecycle;
 mod test_lint;
 mod test_list_show_stats;
 mod test_malformed;

@@ -6,7 +6,17 @@ use crate::common::TestEnv;
 fn help_of_every_command() {
     let env = TestEnv::empty();
     insta::assert_snapshot!("help_brain", env.brain(["--help"]).success());
-    for cmd in ["init", "add", "list", "show", "stats", "lint", "normalize"] {
+    for cmd in [
+        "init",
+        "add",
+        "list",
+        "show",
+        "stats",
+        "lint",
+        "normalize",
+        "supersede",
+        "dismiss",
+    ] {
         insta::assert_snapshot!(format!("help_{cmd}"), env.brain([cmd, "--help"]).success());
     }
 }
