@@ -8,6 +8,7 @@
 //!   loading with a derived cache, atomic writes under a lock.
 //! * [`lint`]: every problem in a store, with file and line.
 //! * [`report`]: the report types commands return; their JSON shape is a contract.
+//! * [`review`]: the deterministic reviewer (accept / merge / supersede / reject).
 //! * [`schema`]: JSON Schemas of every file and output, generated from the types.
 //!
 //! The crate never prints, never reads environment variables or the clock, and
@@ -37,6 +38,7 @@ pub mod config;
 pub mod lint;
 pub mod model;
 pub mod report;
+pub mod review;
 pub mod schema;
 pub mod store;
 pub mod yaml;

@@ -1,0 +1,236 @@
+//! The deterministic reviewer: compares one candidate memory with the store
+//! and decides what should happen to it, with the evidence.
+//!
+//! Pure and deterministic: the same candidate and store give the same outcome,
+//! ties break on id. The pipeline:
+//!
+//! 1. **Prefilter** ([`ReviewIndex`]): an inverted index of title and summary
+//!    tokens picks the stored memories that share topic words with the
+//!    candidate (at most [`MAX_TARGETS`]), so a review costs the same at ten
+//!    thousand memories as at ten.
+//! 2. **Comparability**: same type, a status that can still be merged into or
+//!    replaced (`active`, `stale`, or another pending `candidate`), and scopes
+//!    that are not disjoint (the same rule for two different places is two
+//!    memories).
+//! 3. **Evidence** ([`Evidence`]): identity, scope relation, text similarity per
+//!    field, replacement and additive wording, recency, lineage links.
+//! 4. **Relation** ([`Relation`]), then **decision** ([`Decision`]), in
+//!    `decide.rs`, each with a reason.
+
+mod decide;
+pub mod text;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::model::{Memory, MemoryId, Status};
+
+pub use decide::{DUPLICATE, OVERLAP, RELATED};
+
+/// How many stored memories are compared in full with one candidate.
+pub const MAX_TARGETS: usize = 24;
+
+/// What should happen to a candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// Store it as a new memory.
+    Accept,
+    /// Fold it into the target: one memory remains.
+    Merge,
+    /// Store it and mark the target as replaced by it.
+    Supersede,
+    /// Do not store it (it repeats what is stored).
+    Reject,
+}
+
+/// How a candidate relates to what is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Relation {
+    /// Nothing comparable is stored.
+    Novel,
+    /// It says what a stored memory says.
+    Duplicate,
+    /// It adds to a stored memory about the same thing.
+    AdditiveUpdate,
+    /// It replaces a stored memory.
+    FullReplacement,
+    /// It narrows a broader stored memory to part of its scope.
+    PossibleSplit,
+    /// It overlaps stored memories without a clear relation: a person decides.
+    AmbiguousOverlap,
+}
+
+/// How two scopes relate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ScopeRelation {
+    /// Both apply to the whole repository.
+    BothGlobal,
+    /// The same paths and modules.
+    Same,
+    /// The candidate applies to part of the target's scope.
+    Narrower,
+    /// The candidate applies to more than the target's scope.
+    Broader,
+    /// Some paths or modules in common.
+    Overlapping,
+    /// Nothing in common.
+    Disjoint,
+}
+
+/// The evidence comparing a candidate with one stored memory.
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "each flag is an independent piece of evidence, reported by name"
+)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct Evidence {
+    /// The stored memory.
+    pub target: MemoryId,
+    /// Same type and the same normalised title.
+    pub same_identity: bool,
+    /// How the scopes relate.
+    pub scope: ScopeRelation,
+    /// Title similarity, `0..=1`.
+    pub title: f64,
+    /// Summary similarity, `0..=1`.
+    pub summary: f64,
+    /// Detail similarity, `0..=1` (0 when either has none).
+    pub detail: f64,
+    /// Weighted overall similarity, `0..=1`.
+    pub combined: f64,
+    /// Replacement phrases found in the candidate ("instead of", "no longer").
+    pub replacement_wording: Vec<String>,
+    /// Additive phrases found in the candidate ("also", "in addition").
+    pub additive_wording: Vec<String>,
+    /// The candidate adds tags, paths or detail the target does not have.
+    pub adds_information: bool,
+    /// The candidate was captured after the target.
+    pub newer: bool,
+    /// The candidate already names the target in its lineage.
+    pub lineage_link: bool,
+}
+
+/// The reviewer's verdict on one candidate.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct ReviewOutcome {
+    /// The candidate reviewed.
+    pub candidate: MemoryId,
+    /// What should happen.
+    pub decision: Decision,
+    /// Why, in terms of the stored memories.
+    pub relation: Relation,
+    /// The stored memories the decision applies to (merge into, supersede, duplicate of).
+    pub targets: Vec<MemoryId>,
+    /// How sure the reviewer is, `0..=1`.
+    pub confidence: f64,
+    /// One sentence explaining the decision.
+    pub reason: String,
+    /// Temporary wording in the candidate ("for now", "this sprint").
+    pub temporary_wording: Vec<String>,
+    /// Evidence for the closest stored memories, most similar first.
+    pub evidence: Vec<Evidence>,
+}
+
+/// An inverted index of the stored memories' title and summary tokens.
+#[derive(Debug, Default)]
+pub struct ReviewIndex {
+    postings: BTreeMap<String, Vec<usize>>,
+}
+
+impl ReviewIndex {
+    /// Indexes `memories` (positions refer to this slice).
+    pub fn new(memories: &[&Memory]) -> ReviewIndex {
+        let mut postings: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, m) in memories.iter().enumerate() {
+            for t in topic_tokens(m) {
+                postings.entry(t).or_default().push(i);
+            }
+        }
+        ReviewIndex { postings }
+    }
+
+    /// Returns the positions of the memories sharing the most tokens with
+    /// `tokens`, at most `limit`, most shared first, ties by position.
+    pub fn candidates(&self, tokens: &BTreeSet<String>, limit: usize) -> Vec<usize> {
+        let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
+        for t in tokens {
+            if let Some(list) = self.postings.get(t) {
+                for &i in list {
+                    *counts.entry(i).or_default() += 1;
+                }
+            }
+        }
+        let mut ranked: Vec<(usize, usize)> = counts.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        ranked.into_iter().take(limit).map(|(i, _)| i).collect()
+    }
+}
+
+fn topic_tokens(m: &Memory) -> BTreeSet<String> {
+    let mut t = text::tokens(&m.title);
+    t.extend(text::tokens(&m.summary));
+    t
+}
+
+/// Reviews candidates against a fixed set of stored memories.
+#[derive(Debug)]
+pub struct Reviewer<'a> {
+    stored: Vec<&'a Memory>,
+    index: ReviewIndex,
+}
+
+impl<'a> Reviewer<'a> {
+    /// Prepares a reviewer over `stored` (memories of any status; the
+    /// comparability filter decides which count).
+    pub fn new(stored: impl IntoIterator<Item = &'a Memory>) -> Reviewer<'a> {
+        let mut stored: Vec<&Memory> = stored.into_iter().collect();
+        stored.sort_by(|a, b| a.id.cmp(&b.id));
+        let index = ReviewIndex::new(&stored);
+        Reviewer { stored, index }
+    }
+
+    /// Reviews one candidate. The candidate itself, if stored, is ignored.
+    pub fn review(&self, candidate: &Memory) -> ReviewOutcome {
+        let tokens = topic_tokens(candidate);
+        let mut positions = self.index.candidates(&tokens, MAX_TARGETS);
+        // Same-identity memories are always compared, whatever the prefilter says.
+        let title_key = text::words(&candidate.title).join(" ");
+        for (i, m) in self.stored.iter().enumerate() {
+            if m.kind == candidate.kind
+                && !positions.contains(&i)
+                && text::words(&m.title).join(" ") == title_key
+            {
+                positions.push(i);
+            }
+        }
+        let mut evidence: Vec<Evidence> = positions
+            .into_iter()
+            .map(|i| self.stored[i])
+            .filter(|m| comparable(candidate, m))
+            .map(|m| decide::evidence(candidate, m))
+            .filter(|e| e.scope != ScopeRelation::Disjoint)
+            .collect();
+        evidence.sort_by(|a, b| {
+            b.combined
+                .total_cmp(&a.combined)
+                .then_with(|| a.target.cmp(&b.target))
+        });
+        evidence.truncate(5);
+        decide::outcome(candidate, evidence)
+    }
+}
+
+/// Whether `stored` can be merged into, replaced or duplicated by `candidate`.
+fn comparable(candidate: &Memory, stored: &Memory) -> bool {
+    stored.id != candidate.id
+        && stored.kind == candidate.kind
+        && matches!(
+            stored.status,
+            Status::Active | Status::Stale | Status::Candidate
+        )
+}
