@@ -5,14 +5,15 @@
 //!
 //! | condition | relation | decision |
 //! | --- | --- | --- |
+//! | a `dismissed` memory with `combined ≥ DUPLICATE` | duplicate | reject |
 //! | no comparable memory with `combined ≥ OVERLAP` | novel | accept |
 //! | replacement wording, or a lineage link naming the target, and `combined ≥ OVERLAP`, scope same / broader / both global | full replacement | supersede |
-//! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`) and nothing added (no new tag, path or detail, fewer than two new summary words) | duplicate | reject |
+//! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`) and nothing added (no new tag, path or detail, fewer than two new summary words) | duplicate | merge (one memory remains) |
 //! | candidate scope narrower than the target's and `combined ≥ RELATED` | possible split | accept |
 //! | `combined ≥ RELATED`, adds information or additive wording, and the runner-up is not within 0.05 | additive update | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept, never merged automatically |
 
-use crate::model::Memory;
+use crate::model::{Memory, Status};
 
 use super::text::{
     ADDITIVE_WORDING, REPLACEMENT_WORDING, TEMPORARY_WORDING, find_phrases, similarity,
@@ -57,6 +58,7 @@ pub(super) fn evidence(candidate: &Memory, target: &Memory) -> Evidence {
         || (!candidate.detail.trim().is_empty() && detail < DUPLICATE);
     Evidence {
         target: target.id.clone(),
+        target_status: target.status,
         same_identity: candidate.kind == target.kind
             && super::text::words(&candidate.title) == super::text::words(&target.title),
         scope: scope_relation(candidate, target),
@@ -146,7 +148,33 @@ pub(super) fn outcome(candidate: &Memory, evidence: Vec<Evidence>) -> ReviewOutc
 
 type Verdict = (Relation, Decision, Vec<crate::model::MemoryId>, f64, String);
 
-fn classify(evidence: &[Evidence]) -> Verdict {
+/// A candidate that repeats dismissed knowledge is rejected, whatever else matches.
+fn rejected_repeat(all: &[Evidence]) -> Option<Verdict> {
+    let dismissed = all
+        .iter()
+        .find(|e| e.target_status == Status::Dismissed && e.combined >= DUPLICATE)?;
+    Some((
+        Relation::Duplicate,
+        Decision::Reject,
+        vec![dismissed.target.clone()],
+        dismissed.combined,
+        format!(
+            "repeats `{}`, which was dismissed in review (similarity {:.2})",
+            dismissed.target, dismissed.combined
+        ),
+    ))
+}
+
+fn classify(all: &[Evidence]) -> Verdict {
+    if let Some(verdict) = rejected_repeat(all) {
+        return verdict;
+    }
+    let live: Vec<Evidence> = all
+        .iter()
+        .filter(|e| e.target_status != Status::Dismissed)
+        .cloned()
+        .collect();
+    let evidence = live.as_slice();
     let Some(best) = evidence
         .first()
         .filter(|e| e.combined >= OVERLAP || e.same_identity)
@@ -187,11 +215,11 @@ fn classify(evidence: &[Evidence]) -> Verdict {
     if duplicate && !best.adds_information {
         return (
             Relation::Duplicate,
-            Decision::Reject,
+            Decision::Merge,
             target,
             best.combined,
             format!(
-                "duplicate of `{}` (similarity {:.2}) and adds nothing",
+                "duplicate of `{}` (similarity {:.2}) and adds nothing: merge into it",
                 best.target, best.combined
             ),
         );
@@ -224,6 +252,11 @@ fn classify(evidence: &[Evidence]) -> Verdict {
             ),
         );
     }
+    ambiguous(evidence, best)
+}
+
+/// Overlap without a clear relation: accepted, never merged automatically.
+fn ambiguous(evidence: &[Evidence], best: &Evidence) -> Verdict {
     let mut targets: Vec<_> = evidence
         .iter()
         .filter(|e| e.combined >= OVERLAP)
@@ -331,7 +364,7 @@ mod tests {
                 paths: &["src/ledger/**"],
                 tags: &[],
                 relation: Relation::Duplicate,
-                decision: Decision::Reject,
+                decision: Decision::Merge,
                 target: Some("ledger-append-only-0001"),
             },
             Case {
@@ -342,7 +375,7 @@ mod tests {
                 paths: &["src/ledger/**"],
                 tags: &[],
                 relation: Relation::Duplicate,
-                decision: Decision::Reject,
+                decision: Decision::Merge,
                 target: Some("ledger-append-only-0001"),
             },
             Case {
@@ -445,6 +478,27 @@ mod tests {
             );
             assert!(!out.reason.is_empty());
         }
+    }
+
+    #[test]
+    fn repeating_dismissed_knowledge_is_rejected() {
+        let mut stored = store();
+        stored[4].status = Status::Dismissed;
+        let reviewer = Reviewer::new(stored.iter());
+        let mut m = stored[4].clone();
+        m.id = MemoryId::new("candidate-ffff").unwrap();
+        m.status = Status::Candidate;
+        let out = reviewer.review(&m);
+        assert_eq!(
+            (out.relation, out.decision),
+            (Relation::Duplicate, Decision::Reject),
+            "{out:#?}"
+        );
+        assert!(out.reason.contains("dismissed"), "{}", out.reason);
+        // Related but not a repeat: the dismissed memory is ignored.
+        m.title = "Stripe webhooks arrive out of order".into();
+        m.summary = "Order Stripe events by their created timestamp, not arrival.".into();
+        assert_eq!(reviewer.review(&m).decision, Decision::Accept);
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //!    candidate (at most [`MAX_TARGETS`]), so a review costs the same at ten
 //!    thousand memories as at ten.
 //! 2. **Comparability**: same type, a status that can still be merged into or
-//!    replaced (`active`, `stale`, or another pending `candidate`), and scopes
+//!    replaced (`active`, `stale`, or another pending `candidate`; `dismissed`
+//!    memories only count as a reason to reject a repeat), and scopes
 //!    that are not disjoint (the same rule for two different places is two
 //!    memories).
 //! 3. **Evidence** ([`Evidence`]): identity, scope relation, text similarity per
@@ -38,11 +39,11 @@ pub const MAX_TARGETS: usize = 24;
 pub enum Decision {
     /// Store it as a new memory.
     Accept,
-    /// Fold it into the target: one memory remains.
+    /// Fold it into the target: one memory remains (also for duplicates).
     Merge,
     /// Store it and mark the target as replaced by it.
     Supersede,
-    /// Do not store it (it repeats what is stored).
+    /// Do not store it: it repeats knowledge that was dismissed before.
     Reject,
 }
 
@@ -91,6 +92,8 @@ pub enum ScopeRelation {
 pub struct Evidence {
     /// The stored memory.
     pub target: MemoryId,
+    /// Its status (`dismissed` targets only ever lead to a rejection).
+    pub target_status: Status,
     /// Same type and the same normalised title.
     pub same_identity: bool,
     /// How the scopes relate.
@@ -231,6 +234,6 @@ fn comparable(candidate: &Memory, stored: &Memory) -> bool {
         && stored.kind == candidate.kind
         && matches!(
             stored.status,
-            Status::Active | Status::Stale | Status::Candidate
+            Status::Active | Status::Stale | Status::Candidate | Status::Dismissed
         )
 }
