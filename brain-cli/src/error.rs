@@ -111,6 +111,8 @@ impl From<store::Error> for CliError {
             store::Error::Config { .. }
             | store::Error::ConfigValue { .. }
             | store::Error::OutsideStore { .. } => CliError::user(err),
+            store::Error::NotRepoBrain { .. } => CliError::user(err)
+                .hint("pass the RepoBrain project root or its `.brain/` directory"),
             store::Error::LockTimeout { .. } => CliError::user(err)
                 .hint("another brain command is still writing; retry when it has finished"),
             _ => CliError::internal(err),

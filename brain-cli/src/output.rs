@@ -329,6 +329,139 @@ impl Render for DismissReport {
     }
 }
 
+impl Render for brain_core::approve::ReviewReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        for item in &self.items {
+            let o = &item.outcome;
+            writeln!(
+                w,
+                "{}  {}  {}{}",
+                item.id,
+                json_word(&o.decision),
+                json_word(&o.relation),
+                if item.safe { "  (safe)" } else { "" }
+            )?;
+            writeln!(w, "    {} ({}, {})", item.title, item.kind, item.status)?;
+            if !o.targets.is_empty() {
+                let targets: Vec<&str> = o
+                    .targets
+                    .iter()
+                    .map(brain_core::model::MemoryId::as_str)
+                    .collect();
+                writeln!(w, "    targets: {}", targets.join(", "))?;
+            }
+            writeln!(w, "    confidence {:.2}: {}", o.confidence, o.reason)?;
+            if let Some(e) = o.evidence.first() {
+                writeln!(
+                    w,
+                    "    closest: {} (title {:.2}, summary {:.2}, combined {:.2}, scope {})",
+                    e.target,
+                    e.title,
+                    e.summary,
+                    e.combined,
+                    json_word(&e.scope)
+                )?;
+            }
+            if !o.temporary_wording.is_empty() {
+                writeln!(
+                    w,
+                    "    temporary wording: {}",
+                    o.temporary_wording.join(", ")
+                )?;
+            }
+            if let Some(reason) = &item.dismissed_reason {
+                writeln!(w, "    dismissed: {reason}")?;
+            }
+        }
+        let n = self.items.len();
+        writeln!(
+            w,
+            "{n} {} to review, {} safe to approve",
+            plural(n, "memory", "memories"),
+            self.safe
+        )
+    }
+}
+
+impl Render for brain_core::approve::ApproveReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        let prefix = if self.dry_run { "would " } else { "" };
+        for a in &self.approved {
+            let what = match (json_word(&a.decision).as_str(), &a.target) {
+                ("merge", Some(t)) => format!("merge into {t}"),
+                ("supersede", Some(t)) => format!("supersede {t}"),
+                ("reject", _) => "reject".to_owned(),
+                _ => "accept".to_owned(),
+            };
+            writeln!(w, "{prefix}{what}: {} ({})", a.id, a.reason)?;
+        }
+        for s in &self.skipped {
+            writeln!(w, "skipped {}: {}", s.id, s.reason)?;
+        }
+        let n = self.approved.len();
+        writeln!(
+            w,
+            "{n} {} {prefix}approved, {} skipped",
+            plural(n, "candidate", "candidates"),
+            self.skipped.len()
+        )
+    }
+}
+
 fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {
     if n == 1 { one } else { many }
+}
+
+impl Render for brain_core::migrate::MigrateReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        let verb = if self.dry_run {
+            "would import"
+        } else {
+            "imported"
+        };
+        for r in &self.imported {
+            writeln!(
+                w,
+                "{verb} {} ({}, {}) from {}",
+                r.id, r.kind, r.status, r.from
+            )?;
+        }
+        for n in &self.not_imported {
+            writeln!(w, "not imported {}: {}", n.from, n.reason)?;
+        }
+        for n in &self.notes {
+            writeln!(w, "note {}: {}", n.from, n.message)?;
+        }
+        for u in &self.unmapped {
+            writeln!(w, "unmapped {}: {}", u.from, u.fields.join(", "))?;
+        }
+        if !self.dropped_usage.is_empty() {
+            let parts: Vec<String> = self
+                .dropped_usage
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            writeln!(w, "dropped (usage data, volatile): {}", parts.join(", "))?;
+        }
+        let n = self.imported.len();
+        writeln!(
+            w,
+            "{n} {} {}, {} already imported, {} not imported, from {} {}{}",
+            plural(n, "record", "records"),
+            if self.dry_run {
+                "to import"
+            } else {
+                "imported"
+            },
+            self.skipped_existing.len(),
+            self.not_imported.len(),
+            self.files_read,
+            plural(self.files_read, "file", "files"),
+            if self.dry_run {
+                " (dry run: nothing written)"
+            } else {
+                ""
+            }
+        )
+    }
 }

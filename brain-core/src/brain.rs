@@ -433,3 +433,58 @@ impl Brain {
         })
     }
 }
+
+impl Brain {
+    /// `brain import --from-repobrain DIR`: migrates the RepoBrain store at
+    /// `dir` (its project root or its `.brain/` directory).
+    ///
+    /// Every file is mapped and checked before anything is written; records
+    /// whose id already exists are skipped, so running it again writes nothing
+    /// new. Writes happen under the write lock, one new file at a time, each
+    /// atomically. With `dry_run`, nothing is written and the report says what
+    /// would be.
+    pub fn import_repobrain(
+        &self,
+        dir: &Path,
+        dry_run: bool,
+    ) -> Result<crate::migrate::MigrateReport, Error> {
+        use crate::migrate::{self, ImportedRecord, Migrated};
+        let files = store::import::read_repobrain_tree(dir)?;
+        let mut plan = migrate::plan(&files);
+        let records = std::mem::take(&mut plan.records);
+        let lock = if dry_run {
+            None
+        } else {
+            Some(self.store.lock()?)
+        };
+        let layout = self.store.layout();
+        let mut outcomes = Vec::with_capacity(records.len());
+        for planned in records {
+            let record = &planned.record;
+            let file = match record {
+                Migrated::Memory(m) => layout.memory_file(m.kind, &m.id),
+                Migrated::Preference(p) => layout.preference_file(&p.id),
+            };
+            let written = match (&lock, record) {
+                (None, _) => !self.store.record_exists(record.id()),
+                (Some(lock), Migrated::Memory(m)) => {
+                    self.store.create_memory_if_absent(lock, m)?.is_some()
+                }
+                (Some(lock), Migrated::Preference(p)) => {
+                    self.store.create_preference_if_absent(lock, p)?.is_some()
+                }
+            };
+            outcomes.push((
+                ImportedRecord {
+                    id: record.id().clone(),
+                    kind: record.type_name().to_owned(),
+                    status: record.status(),
+                    path: layout.relative(&file),
+                    from: planned.from,
+                },
+                written,
+            ));
+        }
+        Ok(plan.into_report(outcomes, dry_run))
+    }
+}

@@ -7,6 +7,7 @@
 //! * [`store`]: the only module that touches the file system: `.brain/` layout,
 //!   loading with a derived cache, atomic writes under a lock.
 //! * [`lint`]: every problem in a store, with file and line.
+//! * [`migrate`]: mapping a RepoBrain store to records of this format (pure).
 //! * [`report`]: the report types commands return; their JSON shape is a contract.
 //! * [`review`]: the deterministic reviewer (accept / merge / supersede / reject).
 //! * [`schema`]: JSON Schemas of every file and output, generated from the types.
@@ -33,9 +34,11 @@
 #![warn(missing_docs)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::too_many_lines))]
 
+pub mod approve;
 pub mod brain;
 pub mod config;
 pub mod lint;
+pub mod migrate;
 pub mod model;
 pub mod report;
 pub mod review;

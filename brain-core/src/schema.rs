@@ -8,6 +8,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 
 use crate::config::Config;
 use crate::lint::LintReport;
+use crate::migrate::MigrateReport;
 use crate::model::{Memory, Preference};
 use crate::report::{
     AddReport, DismissReport, ErrorReport, InitReport, ListReport, NormalizeReport, ShowReport,
@@ -75,8 +76,20 @@ pub fn all() -> Vec<(&'static str, Schema)> {
             generate::<DismissReport>("output/dismiss.schema.json"),
         ),
         (
+            "output/review.schema.json",
+            generate::<crate::approve::ReviewReport>("output/review.schema.json"),
+        ),
+        (
+            "output/approve.schema.json",
+            generate::<crate::approve::ApproveReport>("output/approve.schema.json"),
+        ),
+        (
             "output/error.schema.json",
             generate::<ErrorReport>("output/error.schema.json"),
+        ),
+        (
+            "output/import.schema.json",
+            generate::<MigrateReport>("output/import.schema.json"),
         ),
     ]
 }

@@ -7,11 +7,15 @@ use crate::error::{CliError, ExitStatus};
 use crate::output::Output;
 
 mod add;
+mod approve;
 mod dismiss;
+mod import;
 mod init;
 mod lint;
 mod list;
 mod normalize;
+mod promote_candidates;
+mod review;
 mod show;
 mod stats;
 mod supersede;
@@ -26,8 +30,12 @@ pub(crate) enum Command {
     Stats(stats::StatsArgs),
     Lint(lint::LintArgs),
     Normalize(normalize::NormalizeArgs),
+    Review(review::ReviewArgs),
+    Approve(approve::ApproveArgs),
+    PromoteCandidates(promote_candidates::PromoteCandidatesArgs),
     Supersede(supersede::SupersedeArgs),
     Dismiss(dismiss::DismissArgs),
+    Import(import::ImportArgs),
 }
 
 pub(crate) fn dispatch(
@@ -43,8 +51,12 @@ pub(crate) fn dispatch(
         Command::Stats(args) => stats::run(ctx, args, out),
         Command::Lint(args) => lint::run(ctx, args, out),
         Command::Normalize(args) => normalize::run(ctx, args, out),
+        Command::Review(args) => review::run(ctx, args, out),
+        Command::Approve(args) => approve::run(ctx, args, out),
+        Command::PromoteCandidates(args) => promote_candidates::run(ctx, args, out),
         Command::Supersede(args) => supersede::run(ctx, args, out),
         Command::Dismiss(args) => dismiss::run(ctx, args, out),
+        Command::Import(args) => import::run(ctx, args, out),
     }
 }
 

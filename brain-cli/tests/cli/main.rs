@@ -10,6 +10,7 @@ mod common;
 mod test_add;
 mod test_concurrency;
 mod test_help;
+mod test_import;
 mod test_init;
 mod test_lifecycle;
 mod test_lint;
@@ -17,6 +18,7 @@ mod test_list_show_stats;
 mod test_malformed;
 mod test_normalize;
 mod test_repository;
+mod test_review;
 
 #[test]
 fn no_forgotten_test_files() {

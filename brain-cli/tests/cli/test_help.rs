@@ -16,6 +16,10 @@ fn help_of_every_command() {
         "normalize",
         "supersede",
         "dismiss",
+        "import",
+        "review",
+        "approve",
+        "promote-candidates",
     ] {
         insta::assert_snapshot!(format!("help_{cmd}"), env.brain([cmd, "--help"]).success());
     }

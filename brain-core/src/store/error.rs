@@ -85,6 +85,15 @@ pub enum Error {
     /// No free id could be found for a new record.
     #[error("could not find a free id for the new record after 1000 attempts")]
     IdExhausted,
+    /// A directory given to import from holds no RepoBrain record directories.
+    #[error(
+        "`{}` is not a RepoBrain `.brain/` directory (none of decisions/, gotchas/, conventions/, patterns/, working/, goals/, archive/, preferences/)",
+        path.display()
+    )]
+    NotRepoBrain {
+        /// The directory as given.
+        path: PathBuf,
+    },
 }
 
 fn location(e: &YamlError) -> String {

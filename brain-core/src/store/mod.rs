@@ -16,6 +16,7 @@
 
 mod error;
 pub mod git;
+pub mod import;
 mod load;
 mod write;
 
@@ -366,6 +367,13 @@ impl Store {
         write::write_atomic(&path, text.as_bytes(), true)
     }
 
+    /// Removes a record file given by its relative path (a candidate merged
+    /// into another memory). The caller holds the write lock.
+    pub fn remove(&self, _lock: &WriteLock, rel: &str) -> Result<(), Error> {
+        let path = self.layout.resolve(rel)?;
+        std::fs::remove_file(&path).map_err(|source| Error::Write { path, source })
+    }
+
     /// Reads a record file given by its relative path.
     pub fn read_text(&self, rel: &str) -> Result<String, Error> {
         let path = self.layout.resolve(rel)?;
@@ -420,6 +428,57 @@ impl Store {
                 Some(FileProblem::whole_file(&rel, message))
             })
             .collect()
+    }
+
+    /// Writes `memory` in canonical form as a new file, unless a record with its
+    /// id already exists in any record directory. Returns the relative path
+    /// written, or `None` when the id was taken. The caller holds the write lock.
+    pub fn create_memory_if_absent(
+        &self,
+        _lock: &WriteLock,
+        memory: &Memory,
+    ) -> Result<Option<String>, Error> {
+        let path = self.layout.memory_file(memory.kind, &memory.id);
+        self.create_if_absent(&memory.id, &path, &yaml::memory_to_string(memory))
+    }
+
+    /// Like [`Store::create_memory_if_absent`], for a preference.
+    pub fn create_preference_if_absent(
+        &self,
+        _lock: &WriteLock,
+        preference: &Preference,
+    ) -> Result<Option<String>, Error> {
+        let path = self.layout.preference_file(&preference.id);
+        self.create_if_absent(
+            &preference.id,
+            &path,
+            &yaml::preference_to_string(preference),
+        )
+    }
+
+    fn create_if_absent(
+        &self,
+        id: &MemoryId,
+        path: &Path,
+        text: &str,
+    ) -> Result<Option<String>, Error> {
+        if self.id_in_use(id) {
+            return Ok(None);
+        }
+        match write::write_atomic(path, text.as_bytes(), false) {
+            Ok(()) => Ok(Some(self.layout.relative(path))),
+            Err(Error::Write { source, .. })
+                if source.kind() == std::io::ErrorKind::AlreadyExists =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Returns whether any record directory holds a file for `id`.
+    pub fn record_exists(&self, id: &MemoryId) -> bool {
+        self.id_in_use(id)
     }
 
     fn id_in_use(&self, id: &MemoryId) -> bool {
