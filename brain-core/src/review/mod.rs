@@ -140,38 +140,91 @@ pub struct ReviewOutcome {
 }
 
 /// An inverted index of the stored memories' title and summary tokens.
+///
+/// Tokens are interned to numbers once; postings are lists of positions; a
+/// query counts shared tokens in a dense array. Tokens found in more than half
+/// of a large store (boilerplate words) are not counted: they cannot tell
+/// memories apart.
 #[derive(Debug, Default)]
 pub struct ReviewIndex {
-    postings: BTreeMap<String, Vec<usize>>,
+    vocabulary: std::collections::HashMap<String, u32>,
+    postings: Vec<Vec<u32>>,
+    len: usize,
+    /// Normalised title → positions, for the identity check.
+    titles: BTreeMap<String, Vec<usize>>,
 }
 
 impl ReviewIndex {
     /// Indexes `memories` (positions refer to this slice).
+    ///
+    /// # Panics
+    ///
+    /// With more than 2^32 memories or distinct tokens.
     pub fn new(memories: &[&Memory]) -> ReviewIndex {
-        let mut postings: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut index = ReviewIndex {
+            len: memories.len(),
+            ..ReviewIndex::default()
+        };
+        let mut buf = String::new();
+        let mut ids: Vec<u32> = Vec::new();
         for (i, m) in memories.iter().enumerate() {
-            for t in topic_tokens(m) {
-                postings.entry(t).or_default().push(i);
+            let position = u32::try_from(i).expect("fewer than 2^32 memories");
+            ids.clear();
+            for text in [&m.title, &m.summary] {
+                text::for_each_token(text, &mut buf, |token| {
+                    let next = u32::try_from(index.postings.len()).expect("fewer than 2^32 tokens");
+                    let id = *index
+                        .vocabulary
+                        .entry(token.to_owned())
+                        .or_insert_with(|| next);
+                    if id == next {
+                        index.postings.push(Vec::new());
+                    }
+                    ids.push(id);
+                });
             }
+            ids.sort_unstable();
+            ids.dedup();
+            for &id in &ids {
+                index.postings[id as usize].push(position);
+            }
+            index.titles.entry(title_key(&m.title)).or_default().push(i);
         }
-        ReviewIndex { postings }
+        index
     }
 
     /// Returns the positions of the memories sharing the most tokens with
     /// `tokens`, at most `limit`, most shared first, ties by position.
     pub fn candidates(&self, tokens: &BTreeSet<String>, limit: usize) -> Vec<usize> {
-        let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut counts = vec![0u16; self.len];
+        let common = if self.len > 100 {
+            self.len / 2
+        } else {
+            usize::MAX
+        };
         for t in tokens {
-            if let Some(list) = self.postings.get(t) {
+            if let Some(&id) = self.vocabulary.get(t) {
+                let list = &self.postings[id as usize];
+                if list.len() > common {
+                    continue;
+                }
                 for &i in list {
-                    *counts.entry(i).or_default() += 1;
+                    counts[i as usize] = counts[i as usize].saturating_add(1);
                 }
             }
         }
-        let mut ranked: Vec<(usize, usize)> = counts.into_iter().collect();
+        let mut ranked: Vec<(usize, u16)> = counts
+            .into_iter()
+            .enumerate()
+            .filter(|(_, c)| *c > 0)
+            .collect();
         ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         ranked.into_iter().take(limit).map(|(i, _)| i).collect()
     }
+}
+
+fn title_key(title: &str) -> String {
+    text::words(title).join(" ")
 }
 
 fn topic_tokens(m: &Memory) -> BTreeSet<String> {
@@ -202,13 +255,11 @@ impl<'a> Reviewer<'a> {
         let tokens = topic_tokens(candidate);
         let mut positions = self.index.candidates(&tokens, MAX_TARGETS);
         // Same-identity memories are always compared, whatever the prefilter says.
-        let title_key = text::words(&candidate.title).join(" ");
-        for (i, m) in self.stored.iter().enumerate() {
-            if m.kind == candidate.kind
-                && !positions.contains(&i)
-                && text::words(&m.title).join(" ") == title_key
-            {
-                positions.push(i);
+        if let Some(same_title) = self.index.titles.get(&title_key(&candidate.title)) {
+            for &i in same_title {
+                if self.stored[i].kind == candidate.kind && !positions.contains(&i) {
+                    positions.push(i);
+                }
             }
         }
         let mut evidence: Vec<Evidence> = positions

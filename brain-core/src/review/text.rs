@@ -53,6 +53,21 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Calls `f` with each topic token of `text` (stemmed, lowercase, no
+/// stopwords), reusing `buf` so that no token allocates.
+pub fn for_each_token(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
+    for word in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        buf.clear();
+        buf.push_str(&stem(word));
+        if !STOPWORDS.contains(&buf.as_str()) {
+            f(buf);
+        }
+    }
+}
+
 /// The set of topic tokens of a text: its words without stopwords.
 pub fn tokens(text: &str) -> BTreeSet<String> {
     words(text)
