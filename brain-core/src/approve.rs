@@ -14,6 +14,9 @@
 //! * `reject`: the candidate becomes `dismissed`, review `rejected`, with the
 //!   reviewer's reason; it stays visible in `brain review --all`.
 //!
+//! Every record is passed through [`crate::secrets::redact_memory`] right
+//! before it is written; what was redacted is in [`ApproveReport::redactions`].
+//!
 //! Safe approval (`--safe`, and `brain promote-candidates` when the workflow
 //! allows it) takes only candidates decided `accept` with relation `novel`,
 //! not `working` notes, and without temporary wording.
@@ -26,6 +29,7 @@ use crate::brain::{Brain, Error};
 use crate::model::{Memory, MemoryId, MemoryType, Review, ReviewState, Status};
 use crate::report;
 use crate::review::{Decision, Relation, ReviewOutcome, Reviewer};
+use crate::secrets::{self, Redaction};
 use crate::store::Loaded;
 
 /// One candidate with the reviewer's verdict.
@@ -86,6 +90,9 @@ pub struct ApproveReport {
     pub approved: Vec<ApprovedItem>,
     /// Candidates left alone by `--safe`, with the reason.
     pub skipped: Vec<SkippedItem>,
+    /// Secrets replaced by `[REDACTED:<kind>]` in the records written (in a
+    /// dry run: that would be).
+    pub redactions: Vec<Redaction>,
 }
 
 /// A candidate safe approval did not take.
@@ -298,6 +305,7 @@ impl Brain {
             dry_run,
             approved: Vec::new(),
             skipped: Vec::new(),
+            redactions: Vec::new(),
         };
         for id in chosen {
             let Some(pos) = memories.iter().position(|l| l.record.id == id) else {
@@ -311,7 +319,16 @@ impl Brain {
                 report.skipped.push(SkippedItem { id, reason });
                 continue;
             }
-            let item = self.carry_out(&lock, &mut memories, pos, &outcome, dry_run, now, actor)?;
+            let item = self.carry_out(
+                &lock,
+                &mut memories,
+                pos,
+                &outcome,
+                dry_run,
+                now,
+                actor,
+                &mut report.redactions,
+            )?;
             report.approved.push(item);
         }
         Ok(report)
@@ -330,6 +347,7 @@ impl Brain {
         dry_run: bool,
         now: Timestamp,
         actor: Option<&str>,
+        redactions: &mut Vec<Redaction>,
     ) -> Result<ApprovedItem, Error> {
         let candidate = memories[pos].clone();
         let target_pos = outcome
@@ -337,7 +355,14 @@ impl Brain {
             .first()
             .and_then(|t| memories.iter().position(|l| &l.record.id == t));
         let mut files = Vec::new();
-        let write = |l: &Loaded<Memory>, files: &mut Vec<String>| -> Result<(), Error> {
+        // Every record is redacted right before it is written: the merged text,
+        // the approved candidate and the memory it supersedes alike.
+        let mut write = |l: &mut Loaded<Memory>, files: &mut Vec<String>| -> Result<(), Error> {
+            let found = secrets::redact_memory(&mut l.record);
+            if !found.is_empty() {
+                l.record.normalize();
+                redactions.extend(found);
+            }
             if !dry_run {
                 self.store()
                     .rewrite(lock, &l.path, &crate::yaml::memory_to_string(&l.record))?;
@@ -349,7 +374,7 @@ impl Brain {
             (Decision::Merge, Some(t)) => {
                 let merged = merge_into(&memories[t].record, &candidate.record, now);
                 memories[t].record = merged;
-                write(&memories[t], &mut files)?;
+                write(&mut memories[t], &mut files)?;
                 if !dry_run {
                     self.store().remove(lock, &candidate.path)?;
                 }
@@ -370,8 +395,8 @@ impl Brain {
                 old.record.status = Status::Superseded;
                 old.record.lineage.superseded_by = Some(new.record.id.clone());
                 old.record.normalize();
-                write(&new, &mut files)?;
-                write(&old, &mut files)?;
+                write(&mut new, &mut files)?;
+                write(&mut old, &mut files)?;
                 memories[pos] = new;
                 memories[t] = old;
             }
@@ -385,7 +410,7 @@ impl Brain {
                     reason: Some(outcome.reason.clone()),
                 };
                 m.record.normalize();
-                write(&m, &mut files)?;
+                write(&mut m, &mut files)?;
                 memories[pos] = m;
             }
             _ => {
@@ -393,7 +418,7 @@ impl Brain {
                 m.record.status = Status::Active;
                 m.record.review = approved_review(now, actor, None);
                 m.record.normalize();
-                write(&m, &mut files)?;
+                write(&mut m, &mut files)?;
                 memories[pos] = m;
             }
         }

@@ -14,6 +14,7 @@ use crate::report::{
     self, AddReport, DismissReport, InitOutcomeName, InitReport, ListFilter, ListReport,
     LookupError, NormalizeReport, ShowReport, StatsReport, SupersedeReport,
 };
+use crate::secrets;
 use crate::store::{self, Catalog, InitOutcome, Store};
 use std::path::Path;
 
@@ -136,6 +137,9 @@ impl Brain {
     }
 
     /// `brain add`: writes a new memory. `actor` is who proposes it.
+    ///
+    /// Secrets in any field are replaced by `[REDACTED:<kind>]` first (see
+    /// [`crate::secrets`]) and listed in the report.
     pub fn add(
         &self,
         new: &NewMemory,
@@ -172,42 +176,53 @@ impl Brain {
                 CaptureMode::Candidate => Status::Candidate,
             },
         };
+        // Redact before the id is derived from the title, so no part of a
+        // secret reaches the file name either.
+        let mut template = Memory::new(
+            MemoryId::generate("", &[]),
+            kind,
+            status,
+            title,
+            new.summary.clone(),
+            Provenance {
+                source: Source::Manual,
+                captured_at: now,
+                proposed_by: actor.map(str::to_owned),
+                evidence: new.evidence.clone(),
+            },
+        );
+        template.detail.clone_from(&new.detail);
+        template.scope.paths.clone_from(&new.paths);
+        template.scope.modules.clone_from(&new.modules);
+        template.tags.clone_from(&new.tags);
+        template.importance = new.importance.unwrap_or_default();
+        template.risk = new.risk.unwrap_or_default();
+        if status == Status::Candidate {
+            template.review = Review {
+                state: Some(ReviewState::Pending),
+                ..Review::default()
+            };
+        }
+        let mut redactions = secrets::redact_memory(&mut template);
         let captured = now.to_string();
         let actor_str = actor.unwrap_or_default();
         let (memory, path) = self.store.create_memory(|attempt| {
             let attempt = attempt.to_string();
-            let id = MemoryId::generate(title, &[kind.as_str(), &captured, actor_str, &attempt]);
-            let mut m = Memory::new(
-                id,
-                kind,
-                status,
-                title,
-                new.summary.clone(),
-                Provenance {
-                    source: Source::Manual,
-                    captured_at: now,
-                    proposed_by: actor.map(str::to_owned),
-                    evidence: new.evidence.clone(),
-                },
+            let mut m = template.clone();
+            m.id = MemoryId::generate(
+                &template.title,
+                &[kind.as_str(), &captured, actor_str, &attempt],
             );
-            m.detail.clone_from(&new.detail);
-            m.scope.paths.clone_from(&new.paths);
-            m.scope.modules.clone_from(&new.modules);
-            m.tags.clone_from(&new.tags);
-            m.importance = new.importance.unwrap_or_default();
-            m.risk = new.risk.unwrap_or_default();
-            if status == Status::Candidate {
-                m.review = Review {
-                    state: Some(ReviewState::Pending),
-                    ..Review::default()
-                };
-            }
             m
         })?;
+        for r in &mut redactions {
+            r.id = memory.id.clone();
+        }
         Ok(AddReport {
             id: memory.id,
             path,
             status: memory.status,
+            redactions,
         })
     }
 
@@ -285,7 +300,7 @@ impl Brain {
 
     /// `brain dismiss`: candidates become `dismissed`, their review
     /// `rejected` with the reason, time and actor. With no ids, every
-    /// candidate is dismissed.
+    /// candidate is dismissed. Secrets in the reason are redacted.
     pub fn dismiss(
         &self,
         queries: &[String],
@@ -326,7 +341,10 @@ impl Brain {
             }
             found
         };
-        let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+        let reason = reason
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(|r| secrets::redact(r).0);
         // Validate everything before writing anything.
         let mut updated = Vec::with_capacity(targets.len());
         for l in &targets {
@@ -336,7 +354,7 @@ impl Brain {
                 state: Some(ReviewState::Rejected),
                 decided_at: Some(now),
                 decided_by: actor.map(str::to_owned),
-                reason: reason.map(str::to_owned),
+                reason: reason.clone(),
             };
             m.normalize();
             updated.push((l, m));
@@ -353,10 +371,7 @@ impl Brain {
                 version: m.lineage.version,
             });
         }
-        Ok(DismissReport {
-            dismissed,
-            reason: reason.map(str::to_owned),
-        })
+        Ok(DismissReport { dismissed, reason })
     }
 
     /// `brain lint`.
@@ -441,8 +456,8 @@ impl Brain {
     /// Every file is mapped and checked before anything is written; records
     /// whose id already exists are skipped, so running it again writes nothing
     /// new. Writes happen under the write lock, one new file at a time, each
-    /// atomically. With `dry_run`, nothing is written and the report says what
-    /// would be.
+    /// atomically. Secrets in the records are redacted before writing. With
+    /// `dry_run`, nothing is written and the report says what would be.
     pub fn import_repobrain(
         &self,
         dir: &Path,
@@ -459,7 +474,20 @@ impl Brain {
         };
         let layout = self.store.layout();
         let mut outcomes = Vec::with_capacity(records.len());
-        for planned in records {
+        let mut redactions = Vec::new();
+        for mut planned in records {
+            let redacted = match &mut planned.record {
+                Migrated::Memory(m) => {
+                    let found = secrets::redact_memory(m);
+                    m.normalize();
+                    found
+                }
+                Migrated::Preference(p) => {
+                    let found = secrets::redact_preference(p);
+                    p.normalize();
+                    found
+                }
+            };
             let record = &planned.record;
             let file = match record {
                 Migrated::Memory(m) => layout.memory_file(m.kind, &m.id),
@@ -474,6 +502,9 @@ impl Brain {
                     self.store.create_preference_if_absent(lock, p)?.is_some()
                 }
             };
+            if written {
+                redactions.extend(redacted);
+            }
             outcomes.push((
                 ImportedRecord {
                     id: record.id().clone(),
@@ -485,6 +516,6 @@ impl Brain {
                 written,
             ));
         }
-        Ok(plan.into_report(outcomes, dry_run))
+        Ok(plan.into_report(outcomes, redactions, dry_run))
     }
 }

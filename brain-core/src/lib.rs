@@ -10,6 +10,8 @@
 //! * [`migrate`]: mapping a RepoBrain store to records of this format (pure).
 //! * [`report`]: the report types commands return; their JSON shape is a contract.
 //! * [`review`]: the deterministic reviewer (accept / merge / supersede / reject).
+//! * [`secrets`]: the secret firewall: credentials in record text are
+//!   replaced by `[REDACTED:<kind>]` before anything is written (pure).
 //! * [`schema`]: JSON Schemas of every file and output, generated from the types.
 //!
 //! The crate never prints, never reads environment variables or the clock, and
@@ -43,6 +45,7 @@ pub mod model;
 pub mod report;
 pub mod review;
 pub mod schema;
+pub mod secrets;
 pub mod store;
 pub mod yaml;
 

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::config::{Workflow, WorkflowSettings};
 use crate::model::{Importance, Memory, MemoryId, MemoryType, PreferenceKind, Risk, Status};
+use crate::secrets::Redaction;
 use crate::store::{Catalog, FileProblem, Loaded};
 
 /// `brain init`.
@@ -46,6 +47,8 @@ pub struct AddReport {
     pub path: String,
     /// Its status (`candidate` unless the workflow captures directly).
     pub status: Status,
+    /// Secrets replaced by `[REDACTED:<kind>]` before the file was written.
+    pub redactions: Vec<Redaction>,
 }
 
 /// One line of `brain list`.

@@ -78,6 +78,7 @@ pub(crate) fn run(
         evidence: Vec::new(),
     };
     let report = brain.add(&new, ctx.now(), ctx.actor())?;
+    super::warn_redactions(out, &report.redactions)?;
     out.status(format_args!(
         "added {} {} as {}",
         args.kind, report.path, report.status

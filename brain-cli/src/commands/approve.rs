@@ -43,6 +43,7 @@ pub(crate) fn run(
         Selection::Ids(args.ids.clone())
     };
     let report = brain.approve(&selection, args.dry_run, ctx.now(), ctx.actor())?;
+    super::warn_redactions(out, &report.redactions)?;
     out.emit(&report)?;
     Ok(ExitStatus::Success)
 }

@@ -40,6 +40,7 @@ pub(crate) fn run(
         .as_deref()
         .expect("clap requires --from-repobrain");
     let report = brain.import_repobrain(dir, args.dry_run)?;
+    super::warn_redactions(out, &report.redactions)?;
     out.emit(&report)?;
     Ok(if report.not_imported.is_empty() {
         ExitStatus::Success

@@ -81,3 +81,17 @@ fn load(
     out.warn_skipped(&catalog.problems)?;
     Ok(catalog)
 }
+
+/// Warns about every secret a write redacted; the value is never shown.
+fn warn_redactions(
+    out: &mut Output<'_>,
+    redactions: &[brain_core::secrets::Redaction],
+) -> Result<(), CliError> {
+    for r in redactions {
+        out.warn(format_args!(
+            "redacted {} in {} of {}",
+            r.kind, r.field, r.id
+        ))?;
+    }
+    Ok(())
+}

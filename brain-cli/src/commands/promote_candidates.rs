@@ -34,6 +34,7 @@ pub(crate) fn run(
             .hint("use `brain approve --safe`, or set `auto_approve_safe: true` in .brain/config.yaml"));
     }
     let report = brain.approve(&Selection::Safe, args.dry_run, ctx.now(), ctx.actor())?;
+    super::warn_redactions(out, &report.redactions)?;
     out.emit(&report)?;
     Ok(ExitStatus::Success)
 }

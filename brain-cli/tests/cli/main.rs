@@ -19,6 +19,7 @@ mod test_malformed;
 mod test_normalize;
 mod test_repository;
 mod test_review;
+mod test_secrets;
 
 #[test]
 fn no_forgotten_test_files() {

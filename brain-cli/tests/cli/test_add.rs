@@ -85,7 +85,8 @@ fn add_json_and_direct_capture() {
     {
       "id": "webhooks-arrive-twice-0e411b9b",
       "path": ".brain/gotchas/webhooks-arrive-twice-0e411b9b.yaml",
-      "status": "active"
+      "status": "active",
+      "redactions": []
     }
     "#);
     assert!(out.stderr.contains("as active"));

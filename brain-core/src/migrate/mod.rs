@@ -435,14 +435,17 @@ fn parse_file(from: &str, text: &str) -> Result<Parsed, String> {
     let (title, id) = match kind {
         Kind::Memory(t) => {
             let title = fields.text("title")?.unwrap_or_default();
-            let id = MemoryId::generate(title.trim(), &[t.as_str(), &captured, "repobrain", from]);
+            // The id is made from the redacted title: no secret reaches a file name.
+            let safe_title = crate::secrets::redact(title.trim()).0;
+            let id = MemoryId::generate(&safe_title, &[t.as_str(), &captured, "repobrain", from]);
             (title, id)
         }
         Kind::Preference => {
             let pref = fields.text("preference")?.unwrap_or_default();
             let target = fields.text("target")?.unwrap_or_default();
             let title = format!("{} {}", pref.trim(), target.trim());
-            let id = MemoryId::generate(&title, &["preference", &captured, "repobrain", from]);
+            let safe_title = crate::secrets::redact(&title).0;
+            let id = MemoryId::generate(&safe_title, &["preference", &captured, "repobrain", from]);
             (title, id)
         }
     };

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::Plan;
 use crate::model::{MemoryId, Status};
+use crate::secrets::Redaction;
 
 /// The result of `brain import --from-repobrain`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -29,6 +30,9 @@ pub struct MigrateReport {
     /// Usage data left out (`score`, `hit_count`, `last_used`, `updated`):
     /// the number of imported files that carried each key.
     pub dropped_usage: BTreeMap<String, usize>,
+    /// Secrets replaced by `[REDACTED:<kind>]` in the records before they
+    /// were written (in a dry run: that would be), in source order.
+    pub redactions: Vec<Redaction>,
 }
 
 /// A record produced from a RepoBrain file.
@@ -77,10 +81,11 @@ pub struct MigrateNote {
 impl Plan {
     /// Turns the plan into the command's report, given what happened to each
     /// planned record: written (or to be written) at a path, or skipped
-    /// because its id exists.
+    /// because its id exists; and the secrets redacted from the records.
     pub fn into_report(
         self,
         outcomes: Vec<(ImportedRecord, bool)>,
+        redactions: Vec<Redaction>,
         dry_run: bool,
     ) -> MigrateReport {
         let mut imported = Vec::new();
@@ -101,6 +106,7 @@ impl Plan {
             unmapped: self.unmapped,
             notes: self.notes,
             dropped_usage: self.dropped_usage,
+            redactions,
         }
     }
 }

@@ -8,6 +8,7 @@
 
 mod roundtrip;
 mod schemas;
+mod secrets;
 mod store;
 
 use std::path::{Path, PathBuf};

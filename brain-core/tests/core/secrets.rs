@@ -1,0 +1,63 @@
+//! The secret firewall against the corpus in `tests/fixtures/secrets/`: every
+//! secret is redacted and reported by kind, every look-alike is left byte for
+//! byte.
+
+use brain_core::secrets::redact;
+
+use crate::workspace;
+
+/// The cases of a corpus file: comments and blank lines left out, `\n`
+/// turned into a line break.
+fn cases(name: &str) -> Vec<(usize, String)> {
+    let text =
+        std::fs::read_to_string(workspace().join("tests/fixtures/secrets").join(name)).unwrap();
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(n, l)| (n + 1, l.replace("\\n", "\n")))
+        .collect()
+}
+
+#[test]
+fn every_secret_is_redacted() {
+    let cases = cases("secrets.txt");
+    assert!(cases.len() >= 25, "only {} secrets", cases.len());
+    let mut kinds = std::collections::BTreeSet::new();
+    for (line, case) in cases {
+        let (kind, marked) = case.split_once(' ').unwrap();
+        let (before, rest) = marked.split_once('⟦').unwrap();
+        let (secret, after) = rest.split_once('⟧').unwrap();
+        let input = format!("{before}{secret}{after}");
+        let (output, findings) = redact(&input);
+        assert!(
+            !output.contains(secret),
+            "secrets.txt:{line}: the secret survived: {output}"
+        );
+        assert!(
+            output.contains(&format!("[REDACTED:{kind}]")),
+            "secrets.txt:{line}: expected a {kind} marker: {output}"
+        );
+        assert_eq!(
+            findings.iter().map(|f| f.kind.as_str()).collect::<Vec<_>>(),
+            [kind],
+            "secrets.txt:{line}"
+        );
+        assert_eq!(findings[0].offset, before.len(), "secrets.txt:{line}");
+        let report = serde_json::to_string(&findings).unwrap();
+        assert!(!report.contains(secret), "secrets.txt:{line}: {report}");
+        kinds.insert(kind.to_owned());
+    }
+    // One case at least for every detector.
+    assert_eq!(kinds.len(), 12, "{kinds:?}");
+}
+
+#[test]
+fn look_alikes_are_left_alone() {
+    let cases = cases("lookalikes.txt");
+    assert!(cases.len() >= 25, "only {} look-alikes", cases.len());
+    for (line, case) in cases {
+        let (output, findings) = redact(&case);
+        assert_eq!(output, case, "lookalikes.txt:{line}: {findings:?}");
+        assert!(findings.is_empty(), "lookalikes.txt:{line}");
+    }
+}
