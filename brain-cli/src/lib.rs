@@ -18,9 +18,10 @@ use crate::output::Output;
 /// Runs `brain` with the process's arguments and standard streams.
 pub fn main() -> ExitCode {
     // Data goes out in large blocks (a 10k-memory listing is megabytes of
-    // JSON); `emit` flushes at the end. Stderr stays unbuffered.
+    // JSON); `emit` flushes at the end. Stderr stays unbuffered and unlocked
+    // between writes, so a write from any thread can never wait on this one.
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let mut err = io::stderr().lock();
+    let mut err = io::stderr();
     let status = run(std::env::args_os(), &mut out, &mut err);
     let _ = out.flush();
     status.into()
