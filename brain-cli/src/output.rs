@@ -160,13 +160,7 @@ impl Render for InitReport {
     }
 }
 
-/// The serde name of a unit enum value.
-fn json_word<T: Serialize>(v: &T) -> String {
-    serde_json::to_value(v)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
-}
+use brain_core::report::serde_name as json_word;
 
 impl Render for AddReport {
     fn render(&self, w: &mut dyn Write) -> io::Result<()> {

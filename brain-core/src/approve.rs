@@ -121,8 +121,8 @@ pub fn unsafe_reason(candidate: &Memory, outcome: &ReviewOutcome) -> Option<Stri
     if outcome.decision != Decision::Accept || outcome.relation != Relation::Novel {
         return Some(format!(
             "the reviewer decided `{}` ({}): a person decides",
-            word(&outcome.decision),
-            word(&outcome.relation)
+            report::serde_name(&outcome.decision),
+            report::serde_name(&outcome.relation)
         ));
     }
     if candidate.kind == MemoryType::Working {
@@ -135,13 +135,6 @@ pub fn unsafe_reason(candidate: &Memory, outcome: &ReviewOutcome) -> Option<Stri
         ));
     }
     None
-}
-
-fn word<T: Serialize>(v: &T) -> String {
-    serde_json::to_value(v)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 /// Folds `candidate` into `target`: one memory remains.

@@ -169,6 +169,15 @@ pub enum LookupError {
     },
 }
 
+/// Returns the name serde gives a unit enum value (`ambiguous_overlap`), for
+/// messages that should use the same words as the JSON.
+pub fn serde_name<T: Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
 /// Finds a memory by exact id, else by unique id prefix.
 pub fn find_memory<'a>(
     catalog: &'a Catalog,

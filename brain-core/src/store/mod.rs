@@ -338,28 +338,6 @@ impl Store {
         Err(Error::IdExhausted)
     }
 
-    /// Overwrites (or creates) the file of `memory` in canonical form.
-    /// The caller holds the write lock.
-    pub fn save_memory(&self, _lock: &WriteLock, memory: &Memory) -> Result<String, Error> {
-        let path = self.layout.memory_file(memory.kind, &memory.id);
-        let text = yaml::memory_to_string(memory);
-        write::write_atomic(&path, text.as_bytes(), true)?;
-        Ok(self.layout.relative(&path))
-    }
-
-    /// Overwrites (or creates) the file of `preference` in canonical form.
-    /// The caller holds the write lock.
-    pub fn save_preference(
-        &self,
-        _lock: &WriteLock,
-        preference: &Preference,
-    ) -> Result<String, Error> {
-        let path = self.layout.preference_file(&preference.id);
-        let text = yaml::preference_to_string(preference);
-        write::write_atomic(&path, text.as_bytes(), true)?;
-        Ok(self.layout.relative(&path))
-    }
-
     /// Replaces the contents of an existing record file given by its relative path.
     /// The caller holds the write lock.
     pub fn rewrite(&self, _lock: &WriteLock, rel: &str, text: &str) -> Result<(), Error> {
