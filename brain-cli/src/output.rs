@@ -8,6 +8,7 @@ use std::fmt::Display;
 use std::io::{self, Write};
 
 use brain_core::lint::{LintReport, Severity};
+use brain_core::report::serde_name as json_word;
 use brain_core::report::{
     AddReport, DismissReport, ErrorBody, ErrorReport, InitOutcomeName, InitReport, ListReport,
     NormalizeReport, ShowReport, StatsReport, SupersedeReport,
@@ -159,8 +160,6 @@ impl Render for InitReport {
         )
     }
 }
-
-use brain_core::report::serde_name as json_word;
 
 impl Render for AddReport {
     fn render(&self, w: &mut dyn Write) -> io::Result<()> {
