@@ -4,6 +4,9 @@
 //! * `BRAIN_NOW` (RFC 3339) pins the clock; tests set it.
 //! * `BRAIN_ACTOR` names who proposes new records; otherwise git's `user.name`
 //!   and `user.email`, otherwise `USER`.
+//! * `BRAIN_EXTRACTOR_COMMAND` and `BRAIN_EXTRACTOR_TIMEOUT` (seconds)
+//!   override the config's `extractor.command` and `extractor.timeout_seconds`;
+//!   they are read raw here and judged by `crate::extractor::configured`.
 //! * The root is `-C <dir>` when given; otherwise the nearest directory at or
 //!   above the working directory (inside the current git repository) that holds
 //!   `.brain/`; otherwise the repository's work tree; otherwise the working
@@ -26,6 +29,8 @@ pub(crate) struct Context {
     root: PathBuf,
     now: Timestamp,
     actor: Option<String>,
+    extractor_command: Option<String>,
+    extractor_timeout: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -63,7 +68,13 @@ impl Context {
             .filter(|s| !s.trim().is_empty())
             .or_else(|| git_actor(&root))
             .or_else(|| std::env::var("USER").ok().filter(|s| !s.is_empty()));
-        Ok(Context { root, now, actor })
+        Ok(Context {
+            root,
+            now,
+            actor,
+            extractor_command: std::env::var("BRAIN_EXTRACTOR_COMMAND").ok(),
+            extractor_timeout: std::env::var("BRAIN_EXTRACTOR_TIMEOUT").ok(),
+        })
     }
 
     pub(crate) fn root(&self) -> &Path {
@@ -76,6 +87,17 @@ impl Context {
 
     pub(crate) fn actor(&self) -> Option<&str> {
         self.actor.as_deref()
+    }
+
+    /// `BRAIN_EXTRACTOR_COMMAND` as set, even when empty (which disables a
+    /// configured extractor).
+    pub(crate) fn extractor_command(&self) -> Option<&str> {
+        self.extractor_command.as_deref()
+    }
+
+    /// `BRAIN_EXTRACTOR_TIMEOUT` as set, not yet parsed.
+    pub(crate) fn extractor_timeout(&self) -> Option<&str> {
+        self.extractor_timeout.as_deref()
     }
 }
 

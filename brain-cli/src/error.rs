@@ -109,6 +109,7 @@ impl From<store::Error> for CliError {
             store::Error::ConfigExists { .. } => CliError::user(err)
                 .hint("pass `--force` to replace it, or edit `.brain/config.yaml` by hand"),
             store::Error::Config { .. }
+            | store::Error::Git(_)
             | store::Error::ConfigValue { .. }
             | store::Error::OutsideStore { .. } => CliError::user(err),
             store::Error::NotRepoBrain { .. } => CliError::user(err)

@@ -10,6 +10,8 @@ mod cli;
 mod commands;
 mod context;
 mod error;
+mod extractor;
+mod input;
 mod output;
 
 use crate::error::{ErrorKind, ExitStatus};

@@ -458,3 +458,208 @@ impl Render for brain_core::migrate::MigrateReport {
         )
     }
 }
+
+fn render_trace(w: &mut dyn Write, trace: &[brain_core::extract::TraceEvent]) -> io::Result<()> {
+    for t in trace {
+        let at = if t.line == 0 {
+            String::new()
+        } else {
+            format!(" line {}", t.line)
+        };
+        writeln!(w, "  [{}]{at}: {}", json_word(&t.stage), t.message)?;
+    }
+    Ok(())
+}
+
+fn render_assessment(
+    w: &mut dyn Write,
+    a: &brain_core::extract::signals::Assessment,
+) -> io::Result<()> {
+    writeln!(
+        w,
+        "verdict: {} (confidence {:.2})",
+        json_word(&a.decision),
+        a.confidence
+    )?;
+    for s in &a.signals {
+        writeln!(
+            w,
+            "  signal {} ({}, {:+.2}): {}",
+            s.name,
+            json_word(&s.tier),
+            s.weight,
+            s.detail
+        )?;
+    }
+    Ok(())
+}
+
+fn render_rejected(
+    w: &mut dyn Write,
+    rejected: &[brain_core::extract::Rejected],
+) -> io::Result<()> {
+    for r in rejected {
+        let at = if r.line == 0 {
+            String::new()
+        } else {
+            format!("line {} ", r.line)
+        };
+        write!(w, "rejected {at}({}): {}", r.reason, r.excerpt)?;
+        match &r.detail {
+            Some(d) => writeln!(w, " — {d}")?,
+            None => writeln!(w)?,
+        }
+    }
+    Ok(())
+}
+
+impl Render for brain_core::capture::CaptureReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        if !self.trace.is_empty() {
+            writeln!(w, "trace:")?;
+            render_trace(w, &self.trace)?;
+        }
+        if let Some(a) = &self.assessment {
+            render_assessment(w, a)?;
+        }
+        if let Some(reason) = &self.extractor.fallback_reason {
+            writeln!(w, "extractor: local (external refused: {reason})")?;
+        } else if self.extractor.kind != "local" {
+            writeln!(w, "extractor: {}", self.extractor.kind)?;
+        }
+        let verb = if self.dry_run { "would write" } else { "wrote" };
+        for m in &self.written {
+            let targets: Vec<&str> = m
+                .targets
+                .iter()
+                .map(brain_core::model::MemoryId::as_str)
+                .collect();
+            writeln!(
+                w,
+                "{verb} {} {} ({}): review says {} ({}){}",
+                m.status,
+                m.id,
+                m.kind,
+                json_word(&m.decision),
+                json_word(&m.relation),
+                if targets.is_empty() {
+                    String::new()
+                } else {
+                    format!(" → {}", targets.join(", "))
+                }
+            )?;
+            writeln!(w, "    {}", m.title)?;
+            if !m.paths.is_empty() {
+                writeln!(w, "    scope: {}", m.paths.join(", "))?;
+            }
+        }
+        for id in &self.unchanged {
+            writeln!(w, "unchanged {id} (already in the store)")?;
+        }
+        render_rejected(w, &self.rejected)?;
+        let n = self.written.len();
+        let verdict_skip = self
+            .assessment
+            .as_ref()
+            .is_some_and(|a| a.decision != brain_core::extract::signals::CaptureDecision::Extract);
+        if n == 0 && self.unchanged.is_empty() {
+            if verdict_skip
+                && self.assessment.as_ref().is_some_and(|a| {
+                    a.decision == brain_core::extract::signals::CaptureDecision::Ambiguous
+                })
+            {
+                writeln!(
+                    w,
+                    "nothing written: the verdict is ambiguous (pass --force to write the drafts)"
+                )
+            } else {
+                writeln!(w, "nothing worth extracting")
+            }
+        } else {
+            writeln!(
+                w,
+                "{n} {} {}, {} unchanged, {} rejected{}",
+                plural(n, "memory", "memories"),
+                if self.dry_run { "to write" } else { "written" },
+                self.unchanged.len(),
+                self.rejected.len(),
+                if self.dry_run {
+                    " (dry run: nothing written)"
+                } else {
+                    ""
+                }
+            )
+        }
+    }
+}
+
+impl Render for brain_core::capture::SuggestReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        if !self.trace.is_empty() {
+            writeln!(w, "trace:")?;
+            render_trace(w, &self.trace)?;
+        }
+        render_assessment(w, &self.assessment)?;
+        for d in &self.drafts {
+            writeln!(
+                w,
+                "draft line {} {} (quality {}): {}{}",
+                d.line,
+                d.kind,
+                d.quality,
+                d.title,
+                if d.paths.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", d.paths.join(", "))
+                }
+            )?;
+        }
+        render_rejected(w, &self.rejected)
+    }
+}
+
+impl Render for brain_core::capture::RuleImportReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        let verb = if self.dry_run { "would write" } else { "wrote" };
+        let (mut written, mut unchanged, mut rejected) = (0, 0, 0);
+        for f in &self.files {
+            writeln!(w, "{} ({}, {} sections)", f.path, f.format, f.sections)?;
+            for m in &f.written {
+                writeln!(
+                    w,
+                    "  {verb} {} {} ({}): review says {} ({})",
+                    m.status,
+                    m.id,
+                    m.kind,
+                    json_word(&m.decision),
+                    json_word(&m.relation)
+                )?;
+            }
+            for id in &f.unchanged {
+                writeln!(w, "  unchanged {id}")?;
+            }
+            for r in &f.rejected {
+                writeln!(
+                    w,
+                    "  rejected line {} ({}): {}",
+                    r.line, r.reason, r.excerpt
+                )?;
+            }
+            written += f.written.len();
+            unchanged += f.unchanged.len();
+            rejected += f.rejected.len();
+        }
+        writeln!(
+            w,
+            "{written} {} {}, {unchanged} unchanged, {rejected} rejected{}",
+            plural(written, "memory", "memories"),
+            if self.dry_run { "to write" } else { "written" },
+            if self.dry_run {
+                " (dry run: nothing written)"
+            } else {
+                ""
+            }
+        )
+    }
+}

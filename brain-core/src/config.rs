@@ -202,6 +202,40 @@ impl Default for EmbeddingConfig {
     }
 }
 
+/// Default of `extractor.timeout_seconds`.
+pub const DEFAULT_EXTRACTOR_TIMEOUT_SECONDS: u64 = 30;
+
+/// Largest accepted `extractor.timeout_seconds` (one hour).
+pub const MAX_EXTRACTOR_TIMEOUT_SECONDS: u64 = 3600;
+
+/// The `extractor:` section: an external command that `capture` and `extract`
+/// try before the local pipeline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ExtractorConfig {
+    /// Shell command run through `sh -c`: reads the prompt on stdin, prints
+    /// `{"memories":[…]}` on stdout. Absent: only the local pipeline runs.
+    /// The environment variable `BRAIN_EXTRACTOR_COMMAND` overrides it.
+    #[serde(default)]
+    pub command: Option<String>,
+    /// Seconds after which the command is killed and its output refused.
+    /// The environment variable `BRAIN_EXTRACTOR_TIMEOUT` overrides it.
+    #[serde(default = "default_extractor_timeout")]
+    pub timeout_seconds: u64,
+}
+
+fn default_extractor_timeout() -> u64 {
+    DEFAULT_EXTRACTOR_TIMEOUT_SECONDS
+}
+
+impl Default for ExtractorConfig {
+    fn default() -> Self {
+        ExtractorConfig {
+            command: None,
+            timeout_seconds: default_extractor_timeout(),
+        }
+    }
+}
+
 /// `.brain/config.yaml`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Config {
@@ -228,6 +262,9 @@ pub struct Config {
     /// Embedding provider settings.
     #[serde(default)]
     pub embedding: EmbeddingConfig,
+    /// External extractor settings.
+    #[serde(default)]
+    pub extractor: ExtractorConfig,
 }
 
 fn default_stale_days() -> u32 {
@@ -261,6 +298,7 @@ impl Config {
             inject: InjectConfig::default(),
             stale_days: default_stale_days(),
             embedding: EmbeddingConfig::default(),
+            extractor: ExtractorConfig::default(),
         }
     }
 
@@ -326,6 +364,23 @@ impl Config {
                 });
             }
             _ => {}
+        }
+        let x = &self.extractor;
+        if x.timeout_seconds == 0 || x.timeout_seconds > MAX_EXTRACTOR_TIMEOUT_SECONDS {
+            out.push(ConfigProblem {
+                key: "extractor.timeout_seconds",
+                message: format!(
+                    "{} is outside 1..={MAX_EXTRACTOR_TIMEOUT_SECONDS}",
+                    x.timeout_seconds
+                ),
+            });
+        }
+        if x.command.as_deref().is_some_and(|c| c.trim().is_empty()) {
+            out.push(ConfigProblem {
+                key: "extractor.command",
+                message: "must not be empty; leave the key out to use only the local pipeline"
+                    .into(),
+            });
         }
         out
     }
@@ -403,6 +458,48 @@ mod tests {
                 .unwrap();
         let keys: Vec<_> = c.problems().into_iter().map(|p| p.key).collect();
         assert_eq!(keys, ["stale_days", "embedding.base_url"]);
+    }
+
+    #[test]
+    fn extractor_section() {
+        let (c, unknown) = parse_config(
+            "schema_version: 1\nextractor:\n  command: llm-extract --json\n  timeout_seconds: 90\n",
+        )
+        .unwrap();
+        assert!(unknown.is_empty());
+        assert_eq!(c.extractor.command.as_deref(), Some("llm-extract --json"));
+        assert_eq!(c.extractor.timeout_seconds, 90);
+        assert!(c.problems().is_empty());
+        assert_eq!(
+            config_to_string(&c),
+            "schema_version: 1\nworkflow: recommended-semi-auto\nextractor:\n  command: llm-extract --json\n  timeout_seconds: 90\n"
+        );
+        // The default timeout is pruned; a command alone stays.
+        let (c, _) =
+            parse_config("schema_version: 1\nextractor:\n  command: x\n  timeout_seconds: 30\n")
+                .unwrap();
+        assert_eq!(
+            config_to_string(&c),
+            "schema_version: 1\nworkflow: recommended-semi-auto\nextractor:\n  command: x\n"
+        );
+        for (body, key) in [
+            ("timeout_seconds: 0", "extractor.timeout_seconds"),
+            ("timeout_seconds: 3601", "extractor.timeout_seconds"),
+            ("command: ' '", "extractor.command"),
+        ] {
+            let (c, _) =
+                parse_config(&format!("schema_version: 1\nextractor:\n  {body}\n")).unwrap();
+            let keys: Vec<_> = c.problems().into_iter().map(|p| p.key).collect();
+            assert_eq!(keys, [key], "{body}");
+        }
+        let (c, _) =
+            parse_config("schema_version: 1\nextractor:\n  timeout_seconds: 3600\n").unwrap();
+        assert!(c.problems().is_empty());
+        let (_, unknown) = parse_config("schema_version: 1\nextractor:\n  timeout: 5\n").unwrap();
+        assert_eq!(unknown, ["extractor.timeout"]);
+        let keys = crate::yaml::config_keys();
+        assert!(keys.iter().any(|k| k == "extractor.command"));
+        assert!(keys.iter().any(|k| k == "extractor.timeout_seconds"));
     }
 
     #[test]

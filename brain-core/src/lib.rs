@@ -38,7 +38,9 @@
 
 pub mod approve;
 pub mod brain;
+pub mod capture;
 pub mod config;
+pub mod extract;
 pub mod lint;
 pub mod migrate;
 pub mod model;

@@ -40,6 +40,10 @@ pub fn all() -> Vec<(&'static str, Schema)> {
             generate::<Config>("config.schema.json"),
         ),
         (
+            "extractor-output.schema.json",
+            generate::<crate::extract::external::ExtractorOutput>("extractor-output.schema.json"),
+        ),
+        (
             "output/init.schema.json",
             generate::<InitReport>("output/init.schema.json"),
         ),
@@ -90,6 +94,18 @@ pub fn all() -> Vec<(&'static str, Schema)> {
         (
             "output/import.schema.json",
             generate::<MigrateReport>("output/import.schema.json"),
+        ),
+        (
+            "output/import-rules.schema.json",
+            generate::<crate::capture::RuleImportReport>("output/import-rules.schema.json"),
+        ),
+        (
+            "output/capture.schema.json",
+            generate::<crate::capture::CaptureReport>("output/capture.schema.json"),
+        ),
+        (
+            "output/suggest-extract.schema.json",
+            generate::<crate::capture::SuggestReport>("output/suggest-extract.schema.json"),
         ),
     ]
 }

@@ -1,28 +1,44 @@
-//! `brain import`: migrate another tool's store into this one.
+//! `brain import`: rule files, or another tool's store, into this one.
 
 use std::path::PathBuf;
+
+use brain_core::capture::RuleInput;
 
 use crate::context::Context;
 use crate::error::{CliError, ExitStatus};
 use crate::output::Output;
 
-/// Import memories and preferences from another tool's store
+/// Import agent rule files, or migrate a RepoBrain store
+///
+/// `brain import FILE..` reads agent rule files: AGENTS.md, CLAUDE.md,
+/// CONVENTIONS.md, `.cursorrules`, `.cursor/rules/*.mdc` and
+/// `.github/copilot-instructions.md` (any Markdown file works). Every section
+/// becomes one candidate memory: its heading is the title, its first item the
+/// summary, its whole body (code blocks intact, never split) the detail; its
+/// type comes from the heading or its words (`convention` by default); its
+/// scope is the paths it names, plus an `.mdc` rule's `globs`. Importing a file
+/// again writes nothing for sections that did not change. Every file is parsed
+/// before anything is written.
 ///
 /// `--from-repobrain DIR` migrates a RepoBrain store: DIR is the RepoBrain
 /// project root or its `.brain/` directory. Every Markdown memory (decisions,
 /// gotchas, conventions, patterns, working notes, goals and archived goals) and
 /// every routing preference becomes a record here, keeping its status, lineage
 /// and routing. Usage counters (`score`, `hit_count`, `last_used`) are dropped.
-///
 /// Everything is mapped and checked before anything is written; files that
 /// cannot be mapped are listed with the reason and nothing invalid is written.
 /// Ids are derived from the RepoBrain files, so importing again skips what is
-/// already there. The store must exist (`brain init`). Exits with 1 when a
-/// file could not be imported.
+/// already there. Exits with 1 when a file could not be imported.
+///
+/// The store must exist (`brain init`).
 #[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["files", "from_repobrain"])))]
 pub(crate) struct ImportArgs {
+    /// Rule files to import
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
     /// RepoBrain project root or `.brain/` directory to migrate
-    #[arg(long = "from-repobrain", value_name = "DIR", required = true)]
+    #[arg(long = "from-repobrain", value_name = "DIR", conflicts_with = "files")]
     from_repobrain: Option<PathBuf>,
     /// Report what would be imported without writing anything
     #[arg(long)]
@@ -35,16 +51,44 @@ pub(crate) fn run(
     out: &mut Output<'_>,
 ) -> Result<ExitStatus, CliError> {
     let brain = super::open(ctx, out)?;
-    let dir = args
-        .from_repobrain
-        .as_deref()
-        .expect("clap requires --from-repobrain");
-    let report = brain.import_repobrain(dir, args.dry_run)?;
+    if let Some(dir) = args.from_repobrain.as_deref() {
+        let report = brain.import_repobrain(dir, args.dry_run)?;
+        super::warn_redactions(out, &report.redactions)?;
+        out.emit(&report)?;
+        return Ok(if report.not_imported.is_empty() {
+            ExitStatus::Success
+        } else {
+            ExitStatus::Findings
+        });
+    }
+    let mut inputs = Vec::with_capacity(args.files.len());
+    for path in &args.files {
+        let (bytes, _) = crate::input::read_file(path)?;
+        let shown = shown_path(ctx, path);
+        let text = crate::input::decode(&bytes, &shown)?;
+        inputs.push(RuleInput { path: shown, text });
+    }
+    let report = brain.import_rules(&inputs, args.dry_run, ctx.now(), ctx.actor())?;
     super::warn_redactions(out, &report.redactions)?;
     out.emit(&report)?;
-    Ok(if report.not_imported.is_empty() {
-        ExitStatus::Success
-    } else {
-        ExitStatus::Findings
-    })
+    Ok(ExitStatus::Success)
+}
+
+/// The path relative to the root when it is inside it, with `/` separators;
+/// else as given. Ids and evidence use it, so it must not depend on where
+/// the command runs.
+fn shown_path(ctx: &Context, path: &std::path::Path) -> String {
+    let abs = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let root = ctx
+        .root()
+        .canonicalize()
+        .unwrap_or_else(|_| ctx.root().to_path_buf());
+    match abs.strip_prefix(&root) {
+        Ok(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Err(_) => path.display().to_string(),
+    }
 }

@@ -8,7 +8,10 @@ use crate::output::Output;
 
 mod add;
 mod approve;
+mod capture;
 mod dismiss;
+mod extract;
+mod extract_commit;
 mod import;
 mod init;
 mod lint;
@@ -18,6 +21,7 @@ mod promote_candidates;
 mod review;
 mod show;
 mod stats;
+mod suggest_extract;
 mod supersede;
 
 /// The commands.
@@ -36,6 +40,10 @@ pub(crate) enum Command {
     Supersede(supersede::SupersedeArgs),
     Dismiss(dismiss::DismissArgs),
     Import(import::ImportArgs),
+    Capture(capture::CaptureArgs),
+    Extract(extract::ExtractArgs),
+    ExtractCommit(extract_commit::ExtractCommitArgs),
+    SuggestExtract(suggest_extract::SuggestExtractArgs),
 }
 
 pub(crate) fn dispatch(
@@ -57,6 +65,10 @@ pub(crate) fn dispatch(
         Command::Supersede(args) => supersede::run(ctx, args, out),
         Command::Dismiss(args) => dismiss::run(ctx, args, out),
         Command::Import(args) => import::run(ctx, args, out),
+        Command::Capture(args) => capture::run(ctx, args, out),
+        Command::Extract(args) => extract::run(ctx, args, out),
+        Command::ExtractCommit(args) => extract_commit::run(ctx, args, out),
+        Command::SuggestExtract(args) => suggest_extract::run(ctx, args, out),
     }
 }
 

@@ -8,6 +8,7 @@
 
 mod common;
 mod test_add;
+mod test_capture;
 mod test_concurrency;
 mod test_help;
 mod test_import;

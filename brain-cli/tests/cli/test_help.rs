@@ -20,6 +20,10 @@ fn help_of_every_command() {
         "review",
         "approve",
         "promote-candidates",
+        "capture",
+        "extract",
+        "extract-commit",
+        "suggest-extract",
     ] {
         insta::assert_snapshot!(format!("help_{cmd}"), env.brain([cmd, "--help"]).success());
     }

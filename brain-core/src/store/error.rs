@@ -94,6 +94,9 @@ pub enum Error {
         /// The directory as given.
         path: PathBuf,
     },
+    /// Git could not be read.
+    #[error(transparent)]
+    Git(#[from] super::git::GitError),
 }
 
 fn location(e: &YamlError) -> String {

@@ -1,11 +1,15 @@
-//! Read-only git access through gix: the committed version of record files.
+//! Read-only git access through gix.
 //!
-//! Used by `lint` to check status changes made by hand against the allowed
-//! transitions. Outside a git repository, or before the first commit, there is
-//! nothing to compare with and every function returns an empty result.
+//! [`head_texts`] gives the committed version of record files, used by `lint`
+//! to check status changes made by hand against the allowed transitions.
+//! Outside a git repository, or before the first commit, there is nothing to
+//! compare with and it returns an empty result.
+//!
+//! [`commit_info`] reads one commit and the files it changed, for
+//! `extract-commit`.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Returns the text at `HEAD` of each of `rel_paths` (relative to the
 /// repository's work tree) that exists there and is UTF-8.
@@ -39,4 +43,480 @@ pub fn head_texts(root: &Path, rel_paths: &[&str]) -> BTreeMap<String, String> {
         }
     }
     out
+}
+
+/// Largest blob, in bytes, whose lines [`commit_info`] counts.
+pub const MAX_DIFF_BYTES: u64 = 1024 * 1024;
+
+/// Most file changes [`commit_info`] examines in one commit.
+pub const MAX_CHANGES: usize = 2_000;
+
+/// Something [`commit_info`] could not do.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GitError {
+    /// No git repository contains the directory.
+    #[error("not inside a git repository: {}", dir.display())]
+    NotARepository {
+        /// The directory as given.
+        dir: PathBuf,
+    },
+    /// The directory does not exist or is not a directory.
+    #[error("no such directory: {}", dir.display())]
+    NoSuchDirectory {
+        /// The directory as given.
+        dir: PathBuf,
+    },
+    /// The repository containing the directory could not be opened.
+    #[error("cannot open the git repository containing {}: {reason}", dir.display())]
+    Open {
+        /// The directory as given.
+        dir: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The revision does not name a commit.
+    #[error("no commit `{rev}`: {reason}")]
+    NoCommit {
+        /// The revision as given.
+        rev: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// An object of the commit could not be read or decoded.
+    #[error("cannot read {what} of commit {id}: {reason}")]
+    Read {
+        /// The commit (full hex id).
+        id: String,
+        /// What was being read.
+        what: &'static str,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// One commit, as `extract-commit` needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommitInfo {
+    /// The full hex id.
+    pub id: String,
+    /// The first 12 hex digits of the id.
+    pub short_id: String,
+    /// The first line of the message.
+    pub summary: String,
+    /// The whole message, trimmed.
+    pub message: String,
+    /// The author as `Name <email>`.
+    pub author: String,
+    /// The author time.
+    pub time: jiff::Timestamp,
+    /// The number of parents: 0 for a root commit, 2 or more for a merge.
+    pub parents: usize,
+    /// The files changed against the first parent (against the empty tree for
+    /// a root commit), sorted by path.
+    pub changes: Vec<FileChange>,
+    /// The commit changes more than [`MAX_CHANGES`] files: `changes` holds the
+    /// first [`MAX_CHANGES`] found (in breadth-first tree order), sorted by path.
+    pub truncated: bool,
+}
+
+/// One file changed by a commit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileChange {
+    /// The path relative to the work tree root, with `/` separators
+    /// (non-UTF-8 bytes replaced by U+FFFD).
+    pub path: String,
+    /// The path before a rename; `Some` exactly when `kind` is
+    /// [`ChangeKind::Renamed`].
+    pub old_path: Option<String>,
+    /// What happened to the file.
+    pub kind: ChangeKind,
+    /// Lines added; 0 when `binary`.
+    pub added_lines: u32,
+    /// Lines removed; 0 when `binary`.
+    pub removed_lines: u32,
+    /// The lines were not counted: one side is not UTF-8 text (invalid
+    /// UTF-8 or a NUL byte), is larger than [`MAX_DIFF_BYTES`], or is a
+    /// submodule.
+    pub binary: bool,
+}
+
+/// What a commit did to a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ChangeKind {
+    /// The file is new.
+    Added,
+    /// The content, the mode or the type (file, symlink, submodule) changed.
+    Modified,
+    /// The file is gone.
+    Deleted,
+    /// The file moved without any change to its content (exact rename;
+    /// renames with edits are reported as [`ChangeKind::Deleted`] plus
+    /// [`ChangeKind::Added`]).
+    Renamed,
+}
+
+/// Reads commit `rev` of the repository containing `root`.
+///
+/// `rev` is a revision as `git rev-parse` understands it, as far as gix
+/// supports it: `HEAD`, `HEAD~1`, `main^2`, a full or abbreviated id, a branch
+/// or tag name. Annotated tags are peeled to their commit.
+pub fn commit_info(root: &Path, rev: &str) -> Result<CommitInfo, GitError> {
+    if !root.is_dir() {
+        return Err(GitError::NoSuchDirectory {
+            dir: root.to_path_buf(),
+        });
+    }
+    let repo = gix::discover(root).map_err(|e| open_error(root, &e))?;
+    let no_commit = |e: &gix::Error| GitError::NoCommit {
+        rev: rev.to_owned(),
+        reason: reason(e),
+    };
+    let commit = repo
+        .rev_parse_single(rev)
+        .map_err(|e| no_commit(&e))?
+        .object()
+        .map_err(|e| no_commit(&e))?
+        .peel_to_commit()
+        .map_err(|e| no_commit(&e))?;
+
+    let id = commit.id.to_hex().to_string();
+    let read = |what: &'static str| {
+        let id = id.clone();
+        move |e: gix::Error| GitError::Read {
+            id,
+            what,
+            reason: reason(&e),
+        }
+    };
+    let message = String::from_utf8_lossy(commit.message_raw().map_err(read("the message"))?)
+        .trim()
+        .to_owned();
+    let summary = message.lines().next().unwrap_or_default().trim().to_owned();
+    let signature = commit.author().map_err(read("the author"))?;
+    let author = format!("{} <{}>", signature.name, signature.email);
+    let seconds = signature.time().map_err(read("the author time"))?.seconds;
+    let time = jiff::Timestamp::from_second(seconds).map_err(|e| GitError::Read {
+        id: id.clone(),
+        what: "the author time",
+        reason: e.to_string(),
+    })?;
+    let parent_ids: Vec<gix::ObjectId> = commit.parent_ids().map(gix::Id::detach).collect();
+
+    let tree = commit.tree().map_err(read("the tree"))?;
+    let parent_tree = match parent_ids.first() {
+        Some(parent) => Some(
+            repo.find_commit(*parent)
+                .and_then(|c| c.tree())
+                .map_err(read("the first parent's tree"))?,
+        ),
+        None => None,
+    };
+    let (raw, truncated) =
+        tree_changes(&repo, parent_tree.as_ref(), &tree).map_err(|e| GitError::Read {
+            id: id.clone(),
+            what: "the changed files",
+            reason: e,
+        })?;
+    let mut changes = Vec::with_capacity(raw.len());
+    for change in pair_renames(raw, repo.object_hash()) {
+        changes.push(count_lines(&repo, change).map_err(read("a changed file"))?);
+    }
+    changes.sort_by(|a, b| a.path.cmp(&b.path));
+
+    Ok(CommitInfo {
+        short_id: commit.id.to_hex_with_len(12).to_string(),
+        id,
+        summary,
+        message,
+        author,
+        time,
+        parents: parent_ids.len(),
+        changes,
+        truncated,
+    })
+}
+
+/// Why `gix::discover(root)` failed.
+fn open_error(root: &Path, e: &gix::Error) -> GitError {
+    use gix::discover::upwards::Error as Upwards;
+    let dir = root.to_path_buf();
+    match e.downcast_any_ref::<Upwards>() {
+        Some(
+            Upwards::NoGitRepository { .. }
+            | Upwards::NoGitRepositoryWithinCeiling { .. }
+            | Upwards::NoGitRepositoryWithinFs { .. },
+        ) => GitError::NotARepository { dir },
+        _ => GitError::Open {
+            dir,
+            reason: reason(e),
+        },
+    }
+}
+
+/// A gix error and its causes on one line.
+fn reason(e: &gix::Error) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for cause in e.iter_errors() {
+        let msg = cause.to_string();
+        if !msg.is_empty() && !out.iter().any(|m| m.contains(&msg)) {
+            out.push(msg);
+        }
+    }
+    if out.is_empty() {
+        e.to_string()
+    } else {
+        out.join(": ")
+    }
+}
+
+/// One side of a changed file: its object and whether it is a submodule or
+/// a symbolic link.
+#[derive(Clone, Copy)]
+struct Side {
+    oid: gix::ObjectId,
+    is_commit: bool,
+    is_link: bool,
+}
+
+impl Side {
+    fn new(oid: gix::ObjectId, mode: gix::object::tree::EntryMode) -> Self {
+        Side {
+            oid,
+            is_commit: mode.is_commit(),
+            is_link: mode.is_link(),
+        }
+    }
+}
+
+/// A file change before line counting.
+struct RawChange {
+    path: String,
+    old_path: Option<String>,
+    kind: ChangeKind,
+    old: Option<Side>,
+    new: Option<Side>,
+}
+
+/// A tree-diff delegate that records the changes of non-tree entries and
+/// stops after [`MAX_CHANGES`] + 1 of them.
+struct Collect {
+    recorder: gix::diff::tree::Recorder,
+    files: usize,
+}
+
+impl gix::diff::tree::Visit for Collect {
+    fn pop_front_tracked_path_and_set_current(&mut self) {
+        self.recorder.pop_front_tracked_path_and_set_current();
+    }
+
+    fn push_back_tracked_path_component(&mut self, component: &gix::bstr::BStr) {
+        self.recorder.push_back_tracked_path_component(component);
+    }
+
+    fn push_path_component(&mut self, component: &gix::bstr::BStr) {
+        self.recorder.push_path_component(component);
+    }
+
+    fn pop_path_component(&mut self) {
+        self.recorder.pop_path_component();
+    }
+
+    fn visit(&mut self, change: gix::diff::tree::visit::Change) -> gix::diff::tree::visit::Action {
+        use gix::diff::tree::visit::Change;
+        let is_file = match &change {
+            Change::Addition { entry_mode, .. } | Change::Deletion { entry_mode, .. } => {
+                !entry_mode.is_tree()
+            }
+            Change::Modification {
+                previous_entry_mode,
+                entry_mode,
+                ..
+            } => !previous_entry_mode.is_tree() && !entry_mode.is_tree(),
+        };
+        if !is_file {
+            return std::ops::ControlFlow::Continue(());
+        }
+        if self.files == MAX_CHANGES {
+            return std::ops::ControlFlow::Break(());
+        }
+        self.files += 1;
+        self.recorder.visit(change)
+    }
+}
+
+/// The non-tree entries that differ between `old` (the empty tree if `None`)
+/// and `new`, and whether there were more than [`MAX_CHANGES`].
+fn tree_changes(
+    repo: &gix::Repository,
+    old: Option<&gix::Tree<'_>>,
+    new: &gix::Tree<'_>,
+) -> Result<(Vec<RawChange>, bool), String> {
+    use gix::diff::tree::recorder::Change;
+
+    let hash = repo.object_hash();
+    let old_iter = gix::objs::TreeRefIter::from_bytes(old.map_or(&[][..], |t| &t.data), hash);
+    let new_iter = gix::objs::TreeRefIter::from_bytes(&new.data, hash);
+    let mut collect = Collect {
+        recorder: gix::diff::tree::Recorder::default(),
+        files: 0,
+    };
+    let truncated = match gix::diff::tree(
+        old_iter,
+        new_iter,
+        gix::diff::tree::State::default(),
+        &repo.objects,
+        &mut collect,
+    ) {
+        Ok(()) => false,
+        Err(gix::diff::tree::Error::Cancelled) => true,
+        Err(e) => return Err(e.to_string()),
+    };
+    let path = |p: &gix::bstr::BString| String::from_utf8_lossy(p).into_owned();
+    let raw = collect
+        .recorder
+        .records
+        .into_iter()
+        .filter_map(|change| match change {
+            Change::Addition {
+                entry_mode,
+                oid,
+                path: p,
+                ..
+            } => (!entry_mode.is_tree()).then(|| RawChange {
+                path: path(&p),
+                old_path: None,
+                kind: ChangeKind::Added,
+                old: None,
+                new: Some(Side::new(oid, entry_mode)),
+            }),
+            Change::Deletion {
+                entry_mode,
+                oid,
+                path: p,
+                ..
+            } => (!entry_mode.is_tree()).then(|| RawChange {
+                path: path(&p),
+                old_path: None,
+                kind: ChangeKind::Deleted,
+                old: Some(Side::new(oid, entry_mode)),
+                new: None,
+            }),
+            // A tree on one side only is reported by the differ as a
+            // deletion plus an addition, so both sides are files here,
+            // unless both are trees.
+            Change::Modification {
+                previous_entry_mode,
+                previous_oid,
+                entry_mode,
+                oid,
+                path: p,
+            } => (!previous_entry_mode.is_tree() && !entry_mode.is_tree()).then(|| RawChange {
+                path: path(&p),
+                old_path: None,
+                kind: ChangeKind::Modified,
+                old: Some(Side::new(previous_oid, previous_entry_mode)),
+                new: Some(Side::new(oid, entry_mode)),
+            }),
+        })
+        .collect();
+    Ok((raw, truncated))
+}
+
+/// Turns a deleted and an added file with the same non-empty content (and
+/// both regular files or both symbolic links) into one rename. Pairs are
+/// formed in path order.
+fn pair_renames(raw: Vec<RawChange>, hash: gix::hash::Kind) -> Vec<RawChange> {
+    use std::collections::btree_map::Entry;
+
+    let empty_blob = gix::ObjectId::empty_blob(hash);
+    let mut deleted: BTreeMap<(gix::ObjectId, bool), Vec<RawChange>> = BTreeMap::new();
+    let mut rest = Vec::with_capacity(raw.len());
+    for change in raw {
+        match (change.kind, change.old) {
+            (ChangeKind::Deleted, Some(old)) if !old.is_commit && old.oid != empty_blob => {
+                deleted
+                    .entry((old.oid, old.is_link))
+                    .or_default()
+                    .push(change);
+            }
+            _ => rest.push(change),
+        }
+    }
+    for list in deleted.values_mut() {
+        list.sort_by(|a, b| b.path.cmp(&a.path)); // pop() yields the smallest path
+    }
+    rest.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut out = Vec::with_capacity(rest.len());
+    for mut change in rest {
+        if let (ChangeKind::Added, Some(new)) = (change.kind, change.new)
+            && !new.is_commit
+            && let Entry::Occupied(mut slot) = deleted.entry((new.oid, new.is_link))
+            && let Some(from) = slot.get_mut().pop()
+        {
+            if slot.get().is_empty() {
+                slot.remove();
+            }
+            change.kind = ChangeKind::Renamed;
+            change.old_path = Some(from.path);
+            change.old = from.old;
+        }
+        out.push(change);
+    }
+    out.extend(deleted.into_values().flatten());
+    out
+}
+
+/// Counts the added and removed lines of one change.
+fn count_lines(repo: &gix::Repository, change: RawChange) -> Result<FileChange, gix::Error> {
+    let mut file = FileChange {
+        path: change.path,
+        old_path: change.old_path,
+        kind: change.kind,
+        added_lines: 0,
+        removed_lines: 0,
+        binary: false,
+    };
+    if change.kind == ChangeKind::Renamed
+        || matches!((change.old, change.new), (Some(a), Some(b)) if a.oid == b.oid)
+    {
+        return Ok(file);
+    }
+    let (Some(old), Some(new)) = (text(repo, change.old)?, text(repo, change.new)?) else {
+        file.binary = true;
+        return Ok(file);
+    };
+    let diff = similar::TextDiff::from_lines(old.as_str(), new.as_str());
+    let (mut added, mut removed) = (0usize, 0usize);
+    for op in diff.ops() {
+        let (tag, old_range, new_range) = op.as_tag_tuple();
+        match tag {
+            similar::DiffTag::Equal => {}
+            similar::DiffTag::Delete => removed += old_range.len(),
+            similar::DiffTag::Insert => added += new_range.len(),
+            similar::DiffTag::Replace => {
+                removed += old_range.len();
+                added += new_range.len();
+            }
+        }
+    }
+    file.added_lines = u32::try_from(added).unwrap_or(u32::MAX);
+    file.removed_lines = u32::try_from(removed).unwrap_or(u32::MAX);
+    Ok(file)
+}
+
+/// The text of one side of a change: empty for a missing side, `None` for a
+/// submodule, a blob over [`MAX_DIFF_BYTES`] or one that is not UTF-8 text.
+fn text(repo: &gix::Repository, side: Option<Side>) -> Result<Option<String>, gix::Error> {
+    let Some(side) = side else {
+        return Ok(Some(String::new()));
+    };
+    if side.is_commit || repo.find_header(side.oid)?.size() > MAX_DIFF_BYTES {
+        return Ok(None);
+    }
+    let blob = repo.find_object(side.oid)?;
+    if blob.data.contains(&0) {
+        return Ok(None);
+    }
+    Ok(String::from_utf8(blob.detach().data).ok())
 }

@@ -467,6 +467,33 @@ impl Store {
                 .exists()
         })
     }
+
+    /// Appends one line to the log `name` in `runtime/` (`extractor.log`),
+    /// creating `runtime/` (with its `.gitignore`) and the file when absent.
+    /// The line gets a final newline if it lacks one and is written with one
+    /// `O_APPEND` write, so lines of concurrent processes do not interleave.
+    /// Needs no write lock: `runtime/` is never tracked.
+    pub fn append_runtime_log(&self, name: &str, line: &str) -> Result<(), Error> {
+        use std::io::Write as _;
+        if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
+            return Err(Error::OutsideStore {
+                path: format!("runtime/{name}"),
+            });
+        }
+        ensure_runtime_ignored(&self.layout)?;
+        let path = self.layout.runtime_dir().join(name);
+        let mut text = String::with_capacity(line.len() + 1);
+        text.push_str(line);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(text.as_bytes()))
+            .map_err(|source| Error::Write { path, source })
+    }
 }
 
 /// The raw text of one record file.

@@ -6,6 +6,7 @@
     clippy::too_many_lines
 )]
 
+mod git;
 mod roundtrip;
 mod schemas;
 mod secrets;

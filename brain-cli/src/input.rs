@@ -1,0 +1,88 @@
+//! Reading text input for the extraction commands: `--input`, `--input-file`
+//! or stdin, bounded so a huge input is refused without being read whole.
+
+use std::io::{IsTerminal, Read};
+use std::path::Path;
+
+use brain_core::extract::MAX_INPUT_BYTES;
+use brain_core::extract::preprocess::{self, InputError};
+
+use crate::error::CliError;
+
+#[derive(Debug, thiserror::Error)]
+enum ReadError {
+    #[error("{what}: {source}")]
+    Input { what: String, source: InputError },
+    #[error("cannot read {what}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("no input: stdin is a terminal")]
+    NoInput,
+}
+
+/// Reads at most [`MAX_INPUT_BYTES`] + 1 bytes from `reader`.
+fn read_bounded(reader: impl Read, what: &str) -> Result<Vec<u8>, CliError> {
+    let mut buf = Vec::new();
+    let limit = u64::try_from(MAX_INPUT_BYTES).unwrap_or(u64::MAX) + 1;
+    reader.take(limit).read_to_end(&mut buf).map_err(|source| {
+        CliError::user(ReadError::Io {
+            what: what.to_owned(),
+            source,
+        })
+    })?;
+    if buf.len() > MAX_INPUT_BYTES {
+        return Err(CliError::user(ReadError::Input {
+            what: what.to_owned(),
+            source: InputError::TooLarge {
+                size: buf.len(),
+                truncated: true,
+            },
+        })
+        .hint("summarise the session first, or pass the part worth keeping"));
+    }
+    Ok(buf)
+}
+
+/// Decodes bytes into normalised text, naming the input in errors.
+pub(crate) fn decode(bytes: &[u8], what: &str) -> Result<String, CliError> {
+    preprocess::decode(bytes).map_err(|source| {
+        CliError::user(ReadError::Input {
+            what: what.to_owned(),
+            source,
+        })
+    })
+}
+
+/// Reads a file, bounded.
+pub(crate) fn read_file(path: &Path) -> Result<(Vec<u8>, String), CliError> {
+    let what = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|source| {
+        CliError::user(ReadError::Io {
+            what: what.clone(),
+            source,
+        })
+    })?;
+    Ok((read_bounded(file, &what)?, what))
+}
+
+/// The input text: `--input`, `--input-file`, or stdin when it is not a
+/// terminal. Returns the normalised text.
+pub(crate) fn text(inline: Option<&str>, file: Option<&Path>) -> Result<String, CliError> {
+    if let Some(text) = inline {
+        return decode(text.as_bytes(), "--input");
+    }
+    if let Some(path) = file {
+        let (bytes, what) = read_file(path)?;
+        return decode(&bytes, &what);
+    }
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(CliError::user(ReadError::NoInput)
+            .hint("pass `--input TEXT`, `--input-file FILE`, or pipe the text on stdin"));
+    }
+    let bytes = read_bounded(stdin.lock(), "stdin")?;
+    decode(&bytes, "stdin")
+}

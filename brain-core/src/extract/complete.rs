@@ -1,0 +1,473 @@
+//! Stage 5: fill a draft's fields from its fragment alone.
+//!
+//! The scope is the paths and modules named in the fragment's *own* text
+//! (its sentences, its list lead-in and inline code), never every path in the
+//! input: a bare file name resolves against the files the caller says were
+//! touched, else becomes a `**/<name>` glob.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::Draft;
+use super::chunk::Fragment;
+use super::classify::{Classification, SEVERE_RISK};
+use crate::model::{Importance, MemoryType, Risk};
+use crate::review::text::find_phrases;
+
+/// Longest title, in characters.
+pub const MAX_TITLE: usize = 88;
+/// Longest summary, in characters.
+pub const MAX_SUMMARY: usize = 280;
+
+/// File extensions that make a bare word a path.
+const EXTENSIONS: &[&str] = &[
+    "rs",
+    "ts",
+    "tsx",
+    "js",
+    "jsx",
+    "mjs",
+    "cjs",
+    "py",
+    "go",
+    "rb",
+    "java",
+    "kt",
+    "swift",
+    "c",
+    "h",
+    "cc",
+    "cpp",
+    "hpp",
+    "cs",
+    "php",
+    "scala",
+    "sql",
+    "sh",
+    "bash",
+    "zsh",
+    "yaml",
+    "yml",
+    "json",
+    "toml",
+    "ini",
+    "cfg",
+    "conf",
+    "env",
+    "md",
+    "mdx",
+    "txt",
+    "proto",
+    "graphql",
+    "tf",
+    "hcl",
+    "lock",
+    "css",
+    "scss",
+    "html",
+    "vue",
+    "svelte",
+    "xml",
+    "gradle",
+    "mk",
+    "dockerfile",
+    "lua",
+    "ex",
+    "exs",
+    "erl",
+    "dart",
+    "zig",
+];
+
+/// Directory segments too generic to be tags.
+const GENERIC_SEGMENTS: &[&str] = &[
+    "src", "lib", "libs", "app", "apps", "pkg", "packages", "internal", "cmd", "test", "tests",
+    "spec", "main", "index", "mod", "common", "shared", "utils", "util", "core", "crates", "**",
+    "*", ".", "..", "a", "b",
+];
+
+/// Openings that carry no meaning in a title.
+const FILLER: &[&str] = &[
+    "we should ",
+    "you should ",
+    "please ",
+    "note that ",
+    "remember to ",
+    "remember that ",
+    "keep in mind that ",
+    "important: ",
+    "fyi ",
+    "fyi, ",
+    "watch out: ",
+    "watch out, ",
+    "watch out for ",
+    "heads up: ",
+    "careful: ",
+    "beware: ",
+    "beware that ",
+    "note: ",
+    "gotcha: ",
+    "we decided to ",
+    "we decided that ",
+    "decided to ",
+    "we chose to ",
+    "we agreed to ",
+    "we agreed that ",
+    "also, ",
+    "also ",
+    "so ",
+    "and ",
+    "btw ",
+    "learned that ",
+    "we learned that ",
+    "it turns out that ",
+    "turns out ",
+];
+
+/// Connectors a title is cut before: the reason belongs in the summary.
+const CUT_BEFORE: &[&str] = &[
+    " because ",
+    " so that ",
+    " to avoid ",
+    " to prevent ",
+    " otherwise ",
+    " since ",
+    " which means ",
+    ", because ",
+    ", so ",
+    " so ",
+    ", or ",
+    " or else ",
+    " like `",
+    " such as ",
+    " e.g. ",
+    ", e.g.",
+    " (",
+    "; ",
+    " — ",
+    " -- ",
+];
+
+static PATH_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[A-Za-z0-9_.@~*\-/]+").unwrap_or_else(|_| unreachable!("constant pattern"))
+});
+
+static MODULE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)`?\b([a-z][a-z0-9_-]{1,40})`?\s+(?:module|crate|package|service|component|subsystem)\b")
+        .unwrap_or_else(|_| unreachable!("constant pattern"))
+});
+
+/// Builds the draft for one fragment.
+pub fn complete(fragment: &Fragment, class: &Classification, touched: &[String]) -> Draft {
+    let text = fragment.text();
+    let title = title(&fragment.sentences, class.kind);
+    let summary = summary(&fragment.sentences);
+    let mut detail = String::new();
+    if let Some(context) = &fragment.context {
+        detail.push_str(context);
+        detail.push('\n');
+    }
+    if text.len() > summary.len() || fragment.context.is_some() {
+        detail.push_str(&text);
+        detail.push('\n');
+    }
+    for code in &fragment.code {
+        if !detail.is_empty() {
+            detail.push('\n');
+        }
+        detail.push_str(code);
+        detail.push('\n');
+    }
+    let own_text = match &fragment.context {
+        Some(c) => format!("{c} {text}"),
+        None => text.clone(),
+    };
+    let paths = paths(&own_text, touched);
+    let modules = modules(&own_text);
+    let tags = tags(&paths, &modules);
+    let severe = !find_phrases(&text, SEVERE_RISK).is_empty();
+    let risk = if severe {
+        Risk::High
+    } else if class.kind == MemoryType::Gotcha || !class.risk.is_empty() {
+        Risk::Medium
+    } else {
+        Risk::Low
+    };
+    let importance = match class.kind {
+        MemoryType::Gotcha | MemoryType::Decision if severe => Importance::High,
+        MemoryType::Working => Importance::Low,
+        _ => Importance::Medium,
+    };
+    Draft {
+        kind: class.kind,
+        title,
+        summary,
+        detail,
+        paths,
+        modules,
+        tags,
+        importance,
+        risk,
+    }
+}
+
+/// The fragment's first sentence, stripped of filler and cut before its
+/// reason, at most [`MAX_TITLE`] characters at a word boundary.
+pub fn title(sentences: &[String], kind: MemoryType) -> String {
+    let Some(first) = sentences.first() else {
+        return default_title(kind).to_owned();
+    };
+    let mut t = first.trim().to_owned();
+    loop {
+        let lower = t.to_lowercase();
+        let Some(f) = FILLER.iter().find(|f| lower.starts_with(**f)) else {
+            break;
+        };
+        t = t[f.len()..].trim_start().to_owned();
+    }
+    let lower = t.to_lowercase();
+    if let Some(cut) = CUT_BEFORE
+        .iter()
+        .filter_map(|c| lower.find(c))
+        .filter(|&i| i >= 16)
+        .min()
+    {
+        t.truncate(cut);
+    }
+    let t = t.trim_end_matches(['.', ',', ':', ';', '!', ' ']).trim();
+    let t = cut_at_word(t, MAX_TITLE);
+    let mut chars = t.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => default_title(kind).to_owned(),
+    }
+}
+
+fn default_title(kind: MemoryType) -> &'static str {
+    match kind {
+        MemoryType::Decision => "Untitled decision",
+        MemoryType::Gotcha => "Untitled gotcha",
+        MemoryType::Convention => "Untitled convention",
+        MemoryType::Pattern => "Untitled pattern",
+        MemoryType::Goal => "Untitled goal",
+        MemoryType::Working => "Working note",
+    }
+}
+
+/// The first sentences, up to [`MAX_SUMMARY`] characters.
+pub fn summary(sentences: &[String]) -> String {
+    let mut out = String::new();
+    for s in sentences {
+        if !out.is_empty() && out.len() + 1 + s.len() > MAX_SUMMARY {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(s);
+    }
+    if out.chars().count() > MAX_SUMMARY {
+        let cut = cut_at_word(&out, MAX_SUMMARY - 1);
+        return format!("{cut}…");
+    }
+    out
+}
+
+/// `text` cut to at most `max` characters, at a word boundary when one is near.
+pub fn cut_at_word(text: &str, max: usize) -> &str {
+    if text.chars().count() <= max {
+        return text;
+    }
+    let end = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
+    let head = &text[..end];
+    match head.rfind(' ') {
+        Some(i) if i > max / 2 => head[..i].trim_end_matches([',', ';', ':']),
+        _ => head,
+    }
+}
+
+/// Paths named in `text`, as scope globs. Directories become `dir/**`; bare
+/// file names resolve against `touched` or become `**/<name>`. URLs, absolute
+/// paths and version numbers are not paths.
+pub fn paths(text: &str, touched: &[String]) -> Vec<String> {
+    let mut out = BTreeSet::new();
+    for m in PATH_TOKEN.find_iter(text) {
+        let start = m.start();
+        let end = m.end();
+        // Part of a URL (`https://…`) or an email.
+        if text[end..].starts_with("://") || text[..start].ends_with("://") {
+            continue;
+        }
+        if text[..start].ends_with(['@', ':']) && !text[..start].ends_with(' ') {
+            continue;
+        }
+        let raw = m.as_str().trim_end_matches(['.', ',', ';', ':', '-']);
+        let raw = raw.strip_prefix("./").unwrap_or(raw);
+        let raw = raw
+            .strip_prefix("a/")
+            .filter(|_| raw.len() > 2)
+            .or_else(|| raw.strip_prefix("b/").filter(|_| raw.len() > 2))
+            .unwrap_or(raw);
+        if raw.is_empty() || raw.starts_with(['/', '~', '@', '-']) || raw.contains("..") {
+            continue;
+        }
+        if raw.starts_with("http") || raw.contains("//") {
+            continue;
+        }
+        let has_slash = raw.contains('/');
+        let last = raw.rsplit('/').next().unwrap_or(raw);
+        let ext = last
+            .rsplit_once('.')
+            .map(|(stem, e)| (stem, e.to_ascii_lowercase()));
+        let has_ext = ext
+            .as_ref()
+            .is_some_and(|(stem, e)| !stem.is_empty() && EXTENSIONS.contains(&e.as_str()));
+        let is_dotfile = last.starts_with('.') && last.len() > 2 && !last[1..].contains('.');
+        if raw
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '/')
+        {
+            continue; // versions, dates, ratios
+        }
+        if has_slash {
+            // `and/or`, `read/write`: two plain words are not a path.
+            let segments: Vec<&str> = raw.trim_end_matches('/').split('/').collect();
+            let plain_pair = segments.len() == 2
+                && !has_ext
+                && !raw.ends_with('/')
+                && !raw.contains(['*', '_', '.'])
+                && segments
+                    .iter()
+                    .all(|s| s.chars().all(|c| c.is_ascii_lowercase()))
+                && !touched.iter().any(|t| t.starts_with(raw));
+            if plain_pair || segments.iter().any(|s| s.is_empty() && !raw.ends_with('/')) {
+                continue;
+            }
+            if has_ext || raw.contains('*') {
+                out.insert(raw.to_owned());
+            } else {
+                out.insert(format!("{}/**", raw.trim_end_matches('/')));
+            }
+        } else if has_ext || is_dotfile {
+            let hits: Vec<&String> = touched
+                .iter()
+                .filter(|t| t.rsplit('/').next() == Some(raw))
+                .collect();
+            if hits.is_empty() {
+                out.insert(format!("**/{raw}"));
+            } else {
+                out.extend(hits.into_iter().cloned());
+            }
+        }
+    }
+    // A bare `**/name` is weak evidence; when the text also names real
+    // paths, the bare names are examples, not scope.
+    if out.iter().any(|p| !p.starts_with("**/")) {
+        out.retain(|p| !p.starts_with("**/"));
+    }
+    out.into_iter().take(8).collect()
+}
+
+/// Modules named as "the `billing` module", "payments service".
+pub fn modules(text: &str) -> Vec<String> {
+    let mut out = BTreeSet::new();
+    for c in MODULE.captures_iter(text) {
+        let name = c[1].to_lowercase();
+        if ![
+            "the", "a", "an", "this", "that", "each", "every", "new", "one", "our", "same",
+        ]
+        .contains(&name.as_str())
+        {
+            out.insert(name);
+        }
+    }
+    out.into_iter().take(5).collect()
+}
+
+/// Tags from the scope: modules and the distinctive path segments.
+pub fn tags(paths: &[String], modules: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = modules.to_vec();
+    for p in paths {
+        for seg in p.split('/') {
+            let stem = seg.split('.').next().unwrap_or(seg).to_lowercase();
+            if stem.len() >= 2
+                && !GENERIC_SEGMENTS.contains(&stem.as_str())
+                && !stem.contains('*')
+                && stem
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                && !out.contains(&stem)
+            {
+                out.push(stem);
+            }
+        }
+    }
+    out.truncate(5);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_come_from_the_text_only() {
+        let touched = vec!["src/billing/refund.rs".to_owned(), "docs/api.md".to_owned()];
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "Refunds in `src/billing/` must be idempotent.",
+                &["src/billing/**"],
+            ),
+            ("refund.rs retries twice.", &["src/billing/refund.rs"]),
+            (
+                "Edit config.yaml, not config.yml.",
+                &["**/config.yaml", "**/config.yml"],
+            ),
+            (
+                "See https://example.com/a/b.html and v1.2.3 in 2026/11.",
+                &[],
+            ),
+            ("Do not touch /etc/passwd or ../secrets.env.", &[]),
+            ("Use read/write locks and/or queues.", &[]),
+            ("Diff: a/src/x.ts b/src/x.ts", &["src/x.ts"]),
+            ("The .env file is never committed.", &["**/.env"]),
+            (
+                "Tests live under tests/fixtures/*.yaml.",
+                &["tests/fixtures/*.yaml"],
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(paths(text, &touched), *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn titles_drop_filler_and_reasons() {
+        let s = |t: &str| vec![t.to_owned()];
+        assert_eq!(
+            title(
+                &s("We should always pin the Node version because CI images drift."),
+                MemoryType::Convention
+            ),
+            "Always pin the Node version"
+        );
+        let long = "the importer reads every file into memory before validating any of them, which is slow on large trees and exhausts memory";
+        let t = title(&s(long), MemoryType::Gotcha);
+        assert!(t.chars().count() <= MAX_TITLE, "{t}");
+        assert!(t.starts_with("The importer reads every file"), "{t}");
+    }
+
+    #[test]
+    fn modules_and_tags() {
+        assert_eq!(
+            modules("The `billing` module and the payments service."),
+            ["billing", "payments"]
+        );
+        assert_eq!(
+            tags(&["src/billing/refund.rs".into()], &["billing".into()]),
+            ["billing", "refund"]
+        );
+    }
+}
