@@ -260,6 +260,23 @@ fn the_default_preset_never_writes_active_memories() {
     let (commit, _) = env.brain_json("capture", &["extract-commit"]);
     assert_eq!(commit["written"].as_array().unwrap().len(), 1, "{commit}");
     assert_eq!(commit["written"][0]["paths"][0], "pricing.rs");
+    // The same commit again: nothing new.
+    let (again, _) = env.brain_json("capture", &["extract-commit", "--rev", "HEAD"]);
+    assert!(again["written"].as_array().unwrap().is_empty(), "{again}");
+    assert_eq!(again["unchanged"].as_array().unwrap().len(), 1, "{again}");
+    // `capture --rev` takes the commit's files as session facts.
+    let (with_rev, _) = env.brain_json(
+        "capture",
+        &[
+            "capture",
+            "--dry-run",
+            "--rev",
+            "HEAD",
+            "--input",
+            "Gotcha: pricing.rs must never round with f64, because cents drift on long trips.",
+        ],
+    );
+    assert_eq!(with_rev["written"][0]["paths"][0], "pricing.rs", "{with_rev}");
     env.brain(["import", &fixture("AGENTS.md")]).success();
     assert_eq!(count(&env, "active"), 0);
     assert_eq!(count(&env, "candidate"), 3 + 1 + 1 + 3);
