@@ -31,6 +31,8 @@ pub struct Fragment {
     pub context: Option<String>,
     /// The type named by an explicit prefix ("Gotcha: …").
     pub prefix: Option<MemoryType>,
+    /// The type its list lead-in ("Decisions:") or section heading names.
+    pub hint: Option<MemoryType>,
 }
 
 impl Fragment {
@@ -242,6 +244,11 @@ fn flush(
     if context.is_none() && !lead.is_empty() {
         paragraph(out, section, &starts, &lead_text, starts_topic);
     }
+    let section_hint = super::classify::heading_type(section);
+    let hint = context
+        .as_deref()
+        .and_then(super::classify::heading_type)
+        .or(section_hint);
     for (n, text) in items {
         let (prefix, rest) = type_prefix(&text);
         out.push(Fragment {
@@ -251,6 +258,7 @@ fn flush(
             code: Vec::new(),
             context: context.clone(),
             prefix,
+            hint,
         });
     }
 }
@@ -263,6 +271,7 @@ fn paragraph(
     text: &str,
     starts_topic: &dyn Fn(&str) -> bool,
 ) {
+    let hint = super::classify::heading_type(section);
     let mut current: Option<Fragment> = None;
     for (offset, sentence) in sentences_at(text) {
         let line = starts
@@ -298,6 +307,7 @@ fn paragraph(
             code: Vec::new(),
             context: None,
             prefix,
+            hint,
         });
     }
     if let Some(f) = current {

@@ -338,9 +338,67 @@ pub fn has_signal(sentence: &str) -> bool {
         || super::chunk::type_prefix(sentence).0.is_some()
 }
 
-/// Classifies a fragment's text, honouring an explicit prefix.
-pub fn classify(text: &str, prefix: Option<MemoryType>) -> Classification {
-    let all = scores(text);
+/// Words in a heading or list lead-in that name a type ("Decisions:",
+/// "## Known pitfalls", "Next steps").
+const HEADING_TYPES: &[(&str, MemoryType)] = &[
+    ("gotcha", MemoryType::Gotcha),
+    ("pitfall", MemoryType::Gotcha),
+    ("caveat", MemoryType::Gotcha),
+    ("warning", MemoryType::Gotcha),
+    ("watch out", MemoryType::Gotcha),
+    ("known issue", MemoryType::Gotcha),
+    ("decision", MemoryType::Decision),
+    ("decided", MemoryType::Decision),
+    ("architecture", MemoryType::Decision),
+    ("adr", MemoryType::Decision),
+    ("pattern", MemoryType::Pattern),
+    ("recipe", MemoryType::Pattern),
+    ("how to", MemoryType::Pattern),
+    ("goal", MemoryType::Goal),
+    ("roadmap", MemoryType::Goal),
+    ("objective", MemoryType::Goal),
+    ("todo", MemoryType::Working),
+    ("next step", MemoryType::Working),
+    ("in progress", MemoryType::Working),
+    ("open question", MemoryType::Working),
+    ("convention", MemoryType::Convention),
+    ("style", MemoryType::Convention),
+    ("rule", MemoryType::Convention),
+    ("guideline", MemoryType::Convention),
+];
+
+/// The type a heading or list lead-in names, if any.
+pub fn heading_type(heading: &str) -> Option<MemoryType> {
+    let words = crate::review::text::words(heading);
+    if words.is_empty() || words.len() > 8 {
+        return None;
+    }
+    HEADING_TYPES
+        .iter()
+        .find(|(w, _)| !find_phrases(heading, &[*w]).is_empty())
+        .map(|(_, k)| *k)
+}
+
+/// How much a heading's or lead-in's type adds to that type's score.
+pub const HINT_WEIGHT: f64 = 3.0;
+
+/// Classifies a fragment's text, honouring an explicit prefix; `hint` is
+/// the type its heading or list lead-in names, which counts
+/// [`HINT_WEIGHT`] towards that type.
+pub fn classify(
+    text: &str,
+    prefix: Option<MemoryType>,
+    hint: Option<MemoryType>,
+) -> Classification {
+    let mut all = scores(text);
+    if let Some(h) = hint {
+        for (kind, score, found) in &mut all {
+            if *kind == h {
+                *score += HINT_WEIGHT;
+                found.push("(heading)");
+            }
+        }
+    }
     let mut ranked: Vec<&(MemoryType, f64, Vec<&str>)> = all.iter().collect();
     // Stable sort keeps ORDER for ties.
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -416,7 +474,7 @@ mod tests {
             ),
         ];
         for (text, want) in cases {
-            let c = classify(text, None);
+            let c = classify(text, None, None);
             assert_eq!(c.kind, want, "{text}: {c:?}");
             assert!(c.score >= MIN_TYPE_SCORE, "{text}: {c:?}");
         }
@@ -434,10 +492,31 @@ mod tests {
     }
 
     #[test]
+    fn a_heading_or_lead_in_leans_towards_its_type() {
+        assert_eq!(heading_type("Decisions:"), Some(MemoryType::Decision));
+        assert_eq!(heading_type("## Known pitfalls"), Some(MemoryType::Gotcha));
+        assert_eq!(heading_type("Next steps"), Some(MemoryType::Working));
+        assert_eq!(heading_type("What I learned:"), None);
+        let text = "Use FIFO queues for billing events since ordering matters.";
+        assert!(classify(text, None, None).score < MIN_TYPE_SCORE);
+        let hinted = classify(text, None, Some(MemoryType::Decision));
+        assert_eq!(hinted.kind, MemoryType::Decision);
+        assert!(!hinted.explicit);
+        // A strong signal of another type still wins over the hint.
+        let strong =
+            "Watch out: the retry loop silently double charges when the gateway times out.";
+        assert_eq!(
+            classify(strong, None, Some(MemoryType::Decision)).kind,
+            MemoryType::Gotcha
+        );
+    }
+
+    #[test]
     fn an_explicit_prefix_decides() {
         let c = classify(
             "the cache key includes the locale",
             Some(MemoryType::Gotcha),
+            None,
         );
         assert_eq!(c.kind, MemoryType::Gotcha);
         assert!(c.explicit);

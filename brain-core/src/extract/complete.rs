@@ -115,6 +115,12 @@ const FILLER: &[&str] = &[
     "we chose to ",
     "we agreed to ",
     "we agreed that ",
+    "todo: ",
+    "root cause: ",
+    "the root cause: ",
+    "lesson: ",
+    "learned: ",
+    "todo ",
     "also, ",
     "also ",
     "so ",
@@ -236,7 +242,20 @@ pub fn title(sentences: &[String], kind: MemoryType) -> String {
     {
         t.truncate(cut);
     }
-    let t = t.trim_end_matches(['.', ',', ':', ';', '!', ' ']).trim();
+    let mut t = t.trim_end_matches(['.', ',', ':', ';', '!', ' ']).trim();
+    // Still too long: end at the last clause boundary that fits.
+    if t.chars().count() > MAX_TITLE {
+        let head_end = t.char_indices().nth(MAX_TITLE).map_or(t.len(), |(i, _)| i);
+        let head = &t[..head_end];
+        if let Some(cut) = [", ", " and ", " but ", " which ", " when ", " while "]
+            .iter()
+            .filter_map(|c| head.rfind(c))
+            .filter(|&i| i >= 24)
+            .max()
+        {
+            t = t[..cut].trim_end_matches([',', ' ']);
+        }
+    }
     let t = cut_at_word(t, MAX_TITLE);
     let mut chars = t.chars();
     match chars.next() {

@@ -14,6 +14,7 @@ const CHATTER: &[&str] = &[
     "nice", "cool", "sounds", "perfect", "done", "yes", "yep", "no", "sure", "awesome", "ship",
     "it", "works", "now", "got", "all", "set", "that", "fine", "right", "sgtm", "agreed", "will",
     "do", "let", "me", "know", "please", "continue", "go", "ahead", "hi", "hello", "the", "is",
+    "s", "for", "today", "bye", "cheers", "much", "very", "lot", "a", "so", "far", "this",
 ];
 
 /// Openings of an action log line.

@@ -269,7 +269,7 @@ fn process(f: &chunk::Fragment, touched: &[String], out: &mut Extraction) -> Opt
         });
         return None;
     }
-    let class = classify::classify(&text, f.prefix);
+    let class = classify::classify(&text, f.prefix, f.hint);
     out.trace.push(TraceEvent {
         stage: Stage::Classify,
         line: f.line,

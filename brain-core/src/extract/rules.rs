@@ -12,28 +12,6 @@ use super::{Draft, Extracted, RejectReason, Rejected, classify, complete, excerp
 use crate::model::{Importance, MemoryType, Risk};
 use crate::review::text::find_phrases;
 
-/// Heading words that name a type.
-const HEADING_TYPES: &[(&str, MemoryType)] = &[
-    ("gotcha", MemoryType::Gotcha),
-    ("pitfall", MemoryType::Gotcha),
-    ("caveat", MemoryType::Gotcha),
-    ("warning", MemoryType::Gotcha),
-    ("known issue", MemoryType::Gotcha),
-    ("decision", MemoryType::Decision),
-    ("architecture", MemoryType::Decision),
-    ("adr", MemoryType::Decision),
-    ("pattern", MemoryType::Pattern),
-    ("recipe", MemoryType::Pattern),
-    ("how to", MemoryType::Pattern),
-    ("workflow", MemoryType::Pattern),
-    ("goal", MemoryType::Goal),
-    ("roadmap", MemoryType::Goal),
-    ("convention", MemoryType::Convention),
-    ("style", MemoryType::Convention),
-    ("rule", MemoryType::Convention),
-    ("guideline", MemoryType::Convention),
-];
-
 /// Drafts for every section of `file`; sections with too little to say are
 /// rejected with a reason.
 pub fn drafts(file: &RuleFile, file_name: &str) -> (Vec<Extracted>, Vec<Rejected>) {
@@ -74,11 +52,12 @@ fn draft(section: &Section, file: &RuleFile, file_name: &str) -> Result<Extracte
         return Err(RejectReason::LowInformation);
     }
     let heading = section.headings.join(" / ");
-    let from_heading = HEADING_TYPES
+    let from_heading = section
+        .headings
         .iter()
-        .find(|(w, _)| !find_phrases(&heading, &[*w]).is_empty())
-        .map(|(_, k)| *k);
-    let class = classify::classify(&prose, None);
+        .rev()
+        .find_map(|h| classify::heading_type(h));
+    let class = classify::classify(&prose, None, None);
     let kind = from_heading.unwrap_or(if class.score >= classify::MIN_TYPE_SCORE + 1.0 {
         class.kind
     } else {
@@ -141,7 +120,7 @@ fn draft(section: &Section, file: &RuleFile, file_name: &str) -> Result<Extracte
 /// type and no constraint wording.
 fn is_intro(section: &Section) -> bool {
     let prose = strip_code(&section.body);
-    classify::classify(&prose, None).score < classify::MIN_TYPE_SCORE
+    classify::classify(&prose, None, None).score < classify::MIN_TYPE_SCORE
         && find_phrases(&prose, classify::CONSTRAINT).is_empty()
 }
 

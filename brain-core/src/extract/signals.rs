@@ -187,10 +187,12 @@ pub fn assess(text: &str, facts: &SessionFacts<'_>, found: &Extraction) -> Asses
         };
     }
     let q = f64::from(best.saturating_sub(45).min(55)) / 55.0;
+    let more = u32::try_from(found.drafts.len().saturating_sub(1).min(3)).unwrap_or(3);
     signals.push(Signal {
         name: "knowledge",
         tier: Tier::Content,
-        weight: ((0.4 + 0.45 * q) * 100.0).round() / 100.0,
+        // More than one piece of knowledge is more reason to keep it.
+        weight: ((0.4 + 0.45 * q + 0.03 * f64::from(more)) * 100.0).round() / 100.0,
         detail: format!("{} draft(s), best quality {best}", found.drafts.len()),
     });
     let both = format!("{task}\n{text}");

@@ -6,6 +6,7 @@
     clippy::too_many_lines
 )]
 
+mod extract;
 mod git;
 mod roundtrip;
 mod schemas;
