@@ -276,7 +276,10 @@ fn the_default_preset_never_writes_active_memories() {
             "Gotcha: pricing.rs must never round with f64, because cents drift on long trips.",
         ],
     );
-    assert_eq!(with_rev["written"][0]["paths"][0], "pricing.rs", "{with_rev}");
+    assert_eq!(
+        with_rev["written"][0]["paths"][0], "pricing.rs",
+        "{with_rev}"
+    );
     env.brain(["import", &fixture("AGENTS.md")]).success();
     assert_eq!(count(&env, "active"), 0);
     assert_eq!(count(&env, "candidate"), 3 + 1 + 1 + 3);
@@ -553,4 +556,38 @@ fn a_failing_hanging_or_lying_extractor_falls_back_to_the_local_pipeline() {
         "PDF renderer leaks file handles"
     );
     assert_eq!(count(&env, "candidate"), 1);
+}
+
+#[test]
+fn a_plain_cursorrules_file_becomes_one_candidate_per_rule() {
+    let env = store("recommended-semi-auto");
+    std::fs::copy(fixture("cursorrules"), env.root().join(".cursorrules")).unwrap();
+    let (json, _) = env.brain_json("import-rules", &["import", ".cursorrules"]);
+    let file = &json["files"][0];
+    assert_eq!(file["format"], "cursor_rules");
+    let titles: Vec<&str> = file["written"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Always use functional components with hooks",
+            "Put shared types in `src/types/` and import them with the `@/types` alias",
+            "Never call `fetch` directly in components",
+            "Prefer named exports over default exports",
+        ]
+    );
+    assert_eq!(
+        file["written"][1]["paths"],
+        serde_json::json!(["src/types/**"])
+    );
+    assert_eq!(
+        file["written"][2]["paths"],
+        serde_json::json!(["src/lib/api.ts"])
+    );
+    // The persona line is not a rule.
+    assert_eq!(file["rejected"][0]["reason"], "weak_type_signal");
 }

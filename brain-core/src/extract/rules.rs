@@ -1,8 +1,10 @@
 //! Rule files (AGENTS.md, CLAUDE.md, `.cursorrules`, `.mdc`, Copilot
 //! instructions) to drafts: one per section.
 //!
-//! A section's title is its heading path; its summary the first item; its
-//! detail the whole body, code fences intact. Its type comes from the heading
+//! A section's title is its heading path (or, for a one-rule section, the
+//! rule's first sentence); its summary the first item; its detail the whole
+//! body, code fences intact. Text outside any heading is split into its
+//! items, one draft each. Its type comes from the heading
 //! ("Gotchas", "Architecture decisions") or else from its words, with
 //! `convention` as the default: rule files state how work is done here. Its
 //! scope is the paths its own text names, plus a Cursor rule's `globs`.
@@ -17,7 +19,22 @@ use crate::review::text::find_phrases;
 pub fn drafts(file: &RuleFile, file_name: &str) -> (Vec<Extracted>, Vec<Rejected>) {
     let mut out = Vec::new();
     let mut rejected = Vec::new();
-    for (i, section) in file.sections.iter().enumerate() {
+    // Text outside any heading (a plain `.cursorrules`, an intro) has no
+    // heading to name a group by: each of its items is a rule of its own.
+    let mut sections: Vec<Section> = Vec::new();
+    for section in &file.sections {
+        if section.headings.is_empty() && section.items.len() > 1 {
+            sections.extend(section.items.iter().map(|item| Section {
+                headings: Vec::new(),
+                body: item.text.clone(),
+                line: item.line,
+                items: vec![item.clone()],
+            }));
+        } else {
+            sections.push(section.clone());
+        }
+    }
+    for (i, section) in sections.iter().enumerate() {
         if i == 0 && section.headings.len() <= 1 && is_intro(section) {
             rejected.push(Rejected {
                 line: section.line,
