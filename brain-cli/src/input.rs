@@ -11,8 +11,9 @@ use crate::error::CliError;
 
 #[derive(Debug, thiserror::Error)]
 enum ReadError {
-    #[error("{what}: {source}")]
-    Input { what: String, source: InputError },
+    /// The problem is part of the message, not a cause of its own.
+    #[error("{what}: {problem}")]
+    Input { what: String, problem: InputError },
     #[error("cannot read {what}")]
     Io {
         what: String,
@@ -36,7 +37,7 @@ fn read_bounded(reader: impl Read, what: &str) -> Result<Vec<u8>, CliError> {
     if buf.len() > MAX_INPUT_BYTES {
         return Err(CliError::user(ReadError::Input {
             what: what.to_owned(),
-            source: InputError::TooLarge {
+            problem: InputError::TooLarge {
                 size: buf.len(),
                 truncated: true,
             },
@@ -48,10 +49,10 @@ fn read_bounded(reader: impl Read, what: &str) -> Result<Vec<u8>, CliError> {
 
 /// Decodes bytes into normalised text, naming the input in errors.
 pub(crate) fn decode(bytes: &[u8], what: &str) -> Result<String, CliError> {
-    preprocess::decode(bytes).map_err(|source| {
+    preprocess::decode(bytes).map_err(|problem| {
         CliError::user(ReadError::Input {
             what: what.to_owned(),
-            source,
+            problem,
         })
     })
 }
