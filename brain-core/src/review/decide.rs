@@ -6,17 +6,31 @@
 //! | condition | relation | decision |
 //! | --- | --- | --- |
 //! | a `dismissed` memory with `combined ≥ DUPLICATE` | duplicate | reject |
+//! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global | full replacement | supersede |
 //! | no comparable memory with `combined ≥ OVERLAP` | novel | accept |
-//! | replacement wording, or a lineage link naming the target, and `combined ≥ OVERLAP`, scope same / broader / both global | full replacement | supersede |
-//! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`) and nothing added (no new tag, path or detail, fewer than two new summary words) | duplicate | merge (one memory remains) |
+//! | replacement wording about the target, or a lineage link naming it, and `combined ≥ OVERLAP`, scope same / broader / both global | full replacement | supersede |
+//! | the candidate says the opposite of the target ("before" / "after", "always" / "never") | ambiguous overlap | accept, never merged automatically |
+//! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`, or `combined ≥ RELATED` in the same scope) and nothing added (no new tag, path, module or detail, fewer than two new summary words) | duplicate | merge (one memory remains) |
 //! | candidate scope narrower than the target's and `combined ≥ RELATED` | possible split | accept |
-//! | `combined ≥ RELATED`, adds information or additive wording, and the runner-up is not within 0.05 | additive update | merge |
+//! | `combined ≥ RELATED` (or same identity), `summary ≥ OVERLAP`, adds information or additive wording, and the runner-up is not within 0.05 | additive update | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept, never merged automatically |
+//!
+//! Replacement wording is about the target only when what it says is replaced
+//! is named in the target (more than half of the words after "instead of",
+//! "no longer", "replaces", before "replaced by", "in favour of", around
+//! "deprecated", "switched off"..., see [`text::replacements`]), or when it only
+//! refers back ("we no longer do it this way") in a candidate about the same
+//! thing (`combined ≥ RELATED`). A phrase the target itself uses about the same
+//! thing ("use date-fns instead of Moment.js" repeated) is part of the rule, not
+//! a replacement of it. So "partial writes" is no "partial update", "the index
+//! API replaces the whole document" does not replace a memory about `_update`,
+//! and "round with `HALF_EVEN` instead of `HALF_UP`" does not replace "use
+//! `BigDecimal` for money".
 
 use crate::model::{Memory, Status};
 
 use super::text::{
-    ADDITIVE_WORDING, REPLACEMENT_WORDING, TEMPORARY_WORDING, find_phrases, similarity,
+    self, ADDITIVE_WORDING, REPLACEMENT_WORDING, TEMPORARY_WORDING, find_phrases, similarity,
 };
 use super::{Decision, Evidence, Relation, ReviewOutcome, ScopeRelation};
 
@@ -26,26 +40,41 @@ pub const DUPLICATE: f64 = 0.85;
 pub const RELATED: f64 = 0.5;
 /// Combined similarity below which memories are unrelated.
 pub const OVERLAP: f64 = 0.35;
+/// Combined similarity from which a replacement clause that restates a
+/// memory's title replaces it, although the rest of the text is new.
+const RESTATED: f64 = 0.25;
 
-pub(super) fn evidence(candidate: &Memory, target: &Memory) -> Evidence {
+/// The evidence on one target with the signals the rules use but the report
+/// does not show.
+#[derive(Clone, Debug)]
+pub(super) struct Scored {
+    /// The reported evidence.
+    pub(super) evidence: Evidence,
+    /// A replacement phrase of the candidate names (most of) the target's
+    /// title: "we no longer deploy with Capistrano from the bastion host".
+    pub(super) restates_title: bool,
+    /// Opposite words: the candidate says the first where the target says the
+    /// second.
+    pub(super) opposite: Option<(&'static str, &'static str)>,
+}
+
+pub(super) fn evidence(candidate: &Memory, target: &Memory) -> Scored {
     let title = similarity(&candidate.title, &target.title);
     let summary = similarity(&candidate.summary, &target.summary);
     let detail = similarity(&candidate.detail, &target.detail);
     let has_detail = !candidate.detail.trim().is_empty() && !target.detail.trim().is_empty();
-    let combined = if has_detail {
+    let combined = round(if has_detail {
         0.45 * title + 0.35 * summary + 0.20 * detail
     } else {
         0.55 * title + 0.45 * summary
-    };
+    });
     let all_text = format!(
         "{}\n{}\n{}",
         candidate.title, candidate.summary, candidate.detail
     );
-    let target_words = super::text::tokens(&format!(
-        "{}\n{}\n{}",
-        target.title, target.summary, target.detail
-    ));
-    let new_words = super::text::tokens(&candidate.summary)
+    let target_text = format!("{}\n{}\n{}", target.title, target.summary, target.detail);
+    let target_words = text::tokens(&target_text);
+    let new_words = text::tokens(&candidate.summary)
         .difference(&target_words)
         .count();
     let adds_information = new_words >= 2
@@ -55,23 +84,90 @@ pub(super) fn evidence(candidate: &Memory, target: &Memory) -> Evidence {
             .paths
             .iter()
             .any(|p| !target.scope.paths.contains(p))
+        || candidate
+            .scope
+            .modules
+            .iter()
+            .any(|m| !target.scope.modules.contains(m))
         || (!candidate.detail.trim().is_empty() && detail < DUPLICATE);
-    Evidence {
+    let (replacement_wording, restates_title) =
+        replacement_of(&all_text, &target_text, &target.title, combined);
+    let evidence = Evidence {
         target: target.id.clone(),
         target_status: target.status,
         same_identity: candidate.kind == target.kind
-            && super::text::words(&candidate.title) == super::text::words(&target.title),
+            && text::words(&candidate.title) == text::words(&target.title),
         scope: scope_relation(candidate, target),
         title,
         summary,
         detail,
-        combined: round(combined),
-        replacement_wording: owned(find_phrases(&all_text, REPLACEMENT_WORDING)),
+        combined,
+        replacement_wording,
         additive_wording: owned(find_phrases(&all_text, ADDITIVE_WORDING)),
         adds_information,
         newer: candidate.provenance.captured_at > target.provenance.captured_at,
         lineage_link: candidate.lineage.supersedes.contains(&target.id),
+    };
+    Scored {
+        evidence,
+        restates_title,
+        opposite: text::opposite_words(
+            &format!("{}\n{}", candidate.title, candidate.summary),
+            &format!("{}\n{}", target.title, target.summary),
+        ),
     }
+}
+
+/// The replacement phrases of `candidate` that are about the target, in
+/// [`REPLACEMENT_WORDING`] order, and whether one of them restates the
+/// target's title.
+///
+/// A phrase is about the target when more than half of the words naming what
+/// it replaces occur in the target, or when it only refers back ("we no longer
+/// do it this way") and the candidate is about the same thing (`combined ≥
+/// RELATED`). A phrase the target uses itself about the same thing is part of
+/// the rule both state, not a replacement.
+fn replacement_of(
+    candidate: &str,
+    target: &str,
+    target_title: &str,
+    combined: f64,
+) -> (Vec<String>, bool) {
+    let target_words = text::tokens(target);
+    let title_words = text::tokens(target_title);
+    let own = text::replacements(target);
+    let mut found: Vec<&str> = Vec::new();
+    let mut restates_title = false;
+    for r in text::replacements(candidate) {
+        let said_by_target = own.iter().any(|o| {
+            o.phrase == r.phrase
+                && ((o.refers_back() && r.refers_back())
+                    || o.objects
+                        .iter()
+                        .any(|a| r.objects.iter().any(|b| !a.is_disjoint(b))))
+        });
+        let about_target = if r.refers_back() {
+            combined >= RELATED
+        } else {
+            r.objects
+                .iter()
+                .any(|o| 2 * o.intersection(&target_words).count() > o.len())
+        };
+        if said_by_target || !about_target {
+            continue;
+        }
+        found.push(r.phrase);
+        restates_title |= r.objects.iter().any(|o| {
+            let n = o.intersection(&title_words).count();
+            n >= 2 && 3 * n >= 2 * title_words.len()
+        });
+    }
+    let phrases = REPLACEMENT_WORDING
+        .iter()
+        .filter(|p| found.contains(p))
+        .map(|p| (*p).to_owned())
+        .collect();
+    (phrases, restates_title)
 }
 
 fn owned(v: Vec<&str>) -> Vec<String> {
@@ -127,13 +223,13 @@ fn scope_relation(candidate: &Memory, target: &Memory) -> ScopeRelation {
     }
 }
 
-pub(super) fn outcome(candidate: &Memory, evidence: Vec<Evidence>) -> ReviewOutcome {
+pub(super) fn outcome(candidate: &Memory, scored: Vec<Scored>) -> ReviewOutcome {
     let text = format!(
         "{}\n{}\n{}",
         candidate.title, candidate.summary, candidate.detail
     );
     let temporary_wording = owned(find_phrases(&text, TEMPORARY_WORDING));
-    let (relation, decision, targets, confidence, reason) = classify(&evidence);
+    let (relation, decision, targets, confidence, reason) = classify(&scored);
     ReviewOutcome {
         candidate: candidate.id.clone(),
         decision,
@@ -142,16 +238,17 @@ pub(super) fn outcome(candidate: &Memory, evidence: Vec<Evidence>) -> ReviewOutc
         confidence: round(confidence),
         reason,
         temporary_wording,
-        evidence,
+        evidence: scored.into_iter().map(|s| s.evidence).collect(),
     }
 }
 
 type Verdict = (Relation, Decision, Vec<crate::model::MemoryId>, f64, String);
 
 /// A candidate that repeats dismissed knowledge is rejected, whatever else matches.
-fn rejected_repeat(all: &[Evidence]) -> Option<Verdict> {
+fn rejected_repeat(all: &[Scored]) -> Option<Verdict> {
     let dismissed = all
         .iter()
+        .map(|s| &s.evidence)
         .find(|e| e.target_status == Status::Dismissed && e.combined >= DUPLICATE)?;
     Some((
         Relation::Duplicate,
@@ -165,21 +262,52 @@ fn rejected_repeat(all: &[Evidence]) -> Option<Verdict> {
     ))
 }
 
-fn classify(all: &[Evidence]) -> Verdict {
+/// Whether a candidate with this scope can replace the target: it covers at
+/// least everything the target covered.
+fn wide_enough(scope: ScopeRelation) -> bool {
+    matches!(
+        scope,
+        ScopeRelation::Same | ScopeRelation::Broader | ScopeRelation::BothGlobal
+    )
+}
+
+fn supersede(best: &Evidence) -> Verdict {
+    let why = if best.lineage_link {
+        "it names the memory in `supersedes`".to_owned()
+    } else {
+        format!("it says \"{}\"", best.replacement_wording.join("\", \""))
+    };
+    (
+        Relation::FullReplacement,
+        Decision::Supersede,
+        vec![best.target.clone()],
+        best.combined.max(0.6),
+        format!(
+            "replaces `{}`: same topic ({:.2}) and {why}",
+            best.target, best.combined
+        ),
+    )
+}
+
+fn classify(all: &[Scored]) -> Verdict {
     if let Some(verdict) = rejected_repeat(all) {
         return verdict;
     }
-    let live: Vec<Evidence> = all
+    let live: Vec<&Scored> = all
         .iter()
-        .filter(|e| e.target_status != Status::Dismissed)
-        .cloned()
+        .filter(|s| s.evidence.target_status != Status::Dismissed)
         .collect();
-    let evidence = live.as_slice();
-    let Some(best) = evidence
+    // "We no longer <the memory's title>": replaced, however new the rest is.
+    if let Some(restated) = live.iter().find(|s| {
+        s.restates_title && s.evidence.combined >= RESTATED && wide_enough(s.evidence.scope)
+    }) {
+        return supersede(&restated.evidence);
+    }
+    let Some(scored) = live
         .first()
-        .filter(|e| e.combined >= OVERLAP || e.same_identity)
+        .filter(|s| s.evidence.combined >= OVERLAP || s.evidence.same_identity)
     else {
-        let closest = evidence.first().map_or(0.0, |e| e.combined);
+        let closest = live.first().map_or(0.0, |s| s.evidence.combined);
         return (
             Relation::Novel,
             Decision::Accept,
@@ -188,30 +316,27 @@ fn classify(all: &[Evidence]) -> Verdict {
             "nothing comparable is stored".to_owned(),
         );
     };
+    let best = &scored.evidence;
     let target = vec![best.target.clone()];
     let replaces = !best.replacement_wording.is_empty() || best.lineage_link;
-    let wide_enough = matches!(
-        best.scope,
-        ScopeRelation::Same | ScopeRelation::Broader | ScopeRelation::BothGlobal
-    );
-    if replaces && wide_enough {
-        let why = if best.lineage_link {
-            "it names the memory in `supersedes`".to_owned()
-        } else {
-            format!("it says \"{}\"", best.replacement_wording.join("\", \""))
-        };
-        return (
-            Relation::FullReplacement,
-            Decision::Supersede,
-            target,
-            best.combined.max(0.6),
+    if replaces && wide_enough(best.scope) {
+        return supersede(best);
+    }
+    if let Some((said, stored)) = scored.opposite {
+        return ambiguous(
+            &live,
+            best,
             format!(
-                "replaces `{}`: same topic ({:.2}) and {why}",
+                "says \"{said}\" where `{}` says \"{stored}\" (similarity {:.2}): \
+                 a contradiction, a person should decide",
                 best.target, best.combined
             ),
         );
     }
-    let duplicate = best.combined >= DUPLICATE || (best.same_identity && best.summary >= RELATED);
+    let duplicate = best.combined >= DUPLICATE
+        || (best.same_identity && best.summary >= RELATED)
+        || (best.combined >= RELATED
+            && matches!(best.scope, ScopeRelation::Same | ScopeRelation::BothGlobal));
     if duplicate && !best.adds_information {
         return (
             Relation::Duplicate,
@@ -224,7 +349,7 @@ fn classify(all: &[Evidence]) -> Verdict {
             ),
         );
     }
-    if best.scope == ScopeRelation::Narrower && best.combined >= RELATED && !best.same_identity {
+    if best.scope == ScopeRelation::Narrower && best.combined >= RELATED {
         return (
             Relation::PossibleSplit,
             Decision::Accept,
@@ -236,11 +361,16 @@ fn classify(all: &[Evidence]) -> Verdict {
             ),
         );
     }
-    let runner_up_close = evidence
-        .get(1)
-        .is_some_and(|second| best.combined - second.combined < 0.05 && second.combined >= RELATED);
+    let runner_up_close = live.get(1).is_some_and(|second| {
+        best.combined - second.evidence.combined < 0.05 && second.evidence.combined >= RELATED
+    });
     let additive = best.adds_information || !best.additive_wording.is_empty();
-    if (best.combined >= RELATED || best.same_identity) && additive && !runner_up_close {
+    // An update restates what it updates: a shared title over another summary is not one.
+    if (best.combined >= RELATED || best.same_identity)
+        && best.summary >= OVERLAP
+        && additive
+        && !runner_up_close
+    {
         return (
             Relation::AdditiveUpdate,
             Decision::Merge,
@@ -252,13 +382,21 @@ fn classify(all: &[Evidence]) -> Verdict {
             ),
         );
     }
-    ambiguous(evidence, best)
+    ambiguous(
+        &live,
+        best,
+        format!(
+            "overlaps `{}` (similarity {:.2}) without a clear relation; a person should decide",
+            best.target, best.combined
+        ),
+    )
 }
 
 /// Overlap without a clear relation: accepted, never merged automatically.
-fn ambiguous(evidence: &[Evidence], best: &Evidence) -> Verdict {
-    let mut targets: Vec<_> = evidence
+fn ambiguous(live: &[&Scored], best: &Evidence, reason: String) -> Verdict {
+    let mut targets: Vec<_> = live
         .iter()
+        .map(|s| &s.evidence)
         .filter(|e| e.combined >= OVERLAP)
         .map(|e| e.target.clone())
         .collect();
@@ -268,10 +406,7 @@ fn ambiguous(evidence: &[Evidence], best: &Evidence) -> Verdict {
         Decision::Accept,
         targets,
         1.0 - best.combined,
-        format!(
-            "overlaps `{}` (similarity {:.2}) without a clear relation; a person should decide",
-            best.target, best.combined
-        ),
+        reason,
     )
 }
 
@@ -478,6 +613,78 @@ mod tests {
             );
             assert!(!out.reason.is_empty());
         }
+    }
+
+    #[test]
+    fn replacement_wording_must_be_about_the_target() {
+        use MemoryType::{Convention, Decision as D};
+        let review = |target: Memory, title: &str, summary: &str| {
+            let stored = [target];
+            let mut m = memory("candidate-ffff", stored[0].kind, title, summary, &[]);
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            let out = Reviewer::new(stored.iter()).review(&m);
+            (out.relation, out.decision)
+        };
+        // What "instead of" replaces is not in the target: a new, distinct rule.
+        let (_, decision) = review(
+            memory(
+                "bigdecimal-0001",
+                Convention,
+                "Use BigDecimal for currency amounts",
+                "Currency math uses BigDecimal; double is never used for money.",
+                &[],
+            ),
+            "Round currency amounts with HALF_EVEN",
+            "Currency amounts are rounded with HALF_EVEN instead of HALF_UP.",
+        );
+        assert_eq!(decision, Decision::Accept);
+        // The target says "instead of Moment.js" itself: a repeat, not a replacement.
+        let (relation, decision) = review(
+            memory(
+                "date-fns-0001",
+                Convention,
+                "Use date-fns instead of Moment.js",
+                "Date code uses date-fns instead of Moment.js; Moment is not tree-shakeable.",
+                &[],
+            ),
+            "Use date-fns instead of Moment.js",
+            "Date code uses date-fns instead of Moment.js, because Moment is not tree-shakeable.",
+        );
+        assert_eq!((relation, decision), (Relation::Duplicate, Decision::Merge));
+        // "We no longer <its title>" replaces it although the rest is new.
+        let (relation, decision) = review(
+            memory(
+                "capistrano-0001",
+                D,
+                "Deploy with Capistrano from the bastion host",
+                "Production deploys run cap production deploy from the bastion host.",
+                &[],
+            ),
+            "Deploy from GitHub Actions on merge to main",
+            "We no longer deploy with Capistrano from the bastion host; \
+             the deploy workflow ships every merge to main.",
+        );
+        assert_eq!(
+            (relation, decision),
+            (Relation::FullReplacement, Decision::Supersede)
+        );
+        // Saying the opposite is a contradiction for a person, never a merge.
+        let (relation, decision) = review(
+            memory(
+                "migrations-0001",
+                Convention,
+                "Run migrations before deploying the new code",
+                "The pipeline applies migrations before the new release starts.",
+                &[],
+            ),
+            "Run migrations after deploying the new code",
+            "The pipeline applies migrations after the new release starts, so code tolerates the old schema.",
+        );
+        assert_eq!(
+            (relation, decision),
+            (Relation::AmbiguousOverlap, Decision::Accept)
+        );
     }
 
     #[test]

@@ -262,20 +262,21 @@ impl<'a> Reviewer<'a> {
                 }
             }
         }
-        let mut evidence: Vec<Evidence> = positions
+        let mut scored: Vec<decide::Scored> = positions
             .into_iter()
             .map(|i| self.stored[i])
             .filter(|m| comparable(candidate, m))
             .map(|m| decide::evidence(candidate, m))
-            .filter(|e| e.scope != ScopeRelation::Disjoint)
+            .filter(|s| s.evidence.scope != ScopeRelation::Disjoint)
             .collect();
-        evidence.sort_by(|a, b| {
-            b.combined
-                .total_cmp(&a.combined)
-                .then_with(|| a.target.cmp(&b.target))
+        scored.sort_by(|a, b| {
+            b.evidence
+                .combined
+                .total_cmp(&a.evidence.combined)
+                .then_with(|| a.evidence.target.cmp(&b.evidence.target))
         });
-        evidence.truncate(5);
-        decide::outcome(candidate, evidence)
+        scored.truncate(5);
+        decide::outcome(candidate, scored)
     }
 }
 

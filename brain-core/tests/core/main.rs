@@ -8,6 +8,7 @@
 
 mod extract;
 mod git;
+mod review_corpus;
 mod roundtrip;
 mod schemas;
 mod secrets;
