@@ -29,6 +29,20 @@ use crate::output::Output;
 /// fails, the local pipeline runs and the reason is logged.
 #[derive(clap::Args, Debug)]
 pub(crate) struct CaptureArgs {
+    #[command(flatten)]
+    session: SessionArgs,
+    #[command(flatten)]
+    input: InputArgs,
+    /// Write the drafts even when the verdict is `ambiguous`
+    #[arg(long)]
+    force: bool,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// What is known about the session besides its text.
+#[derive(clap::Args, Debug)]
+pub(crate) struct SessionArgs {
     /// What the agent was asked to do
     #[arg(long)]
     task: Option<String>,
@@ -42,13 +56,54 @@ pub(crate) struct CaptureArgs {
     /// The test run's summary ("3 failed → 43 passed")
     #[arg(long, value_name = "TEXT")]
     test_summary: Option<String>,
-    #[command(flatten)]
-    input: InputArgs,
-    /// Write the drafts even when the verdict is `ambiguous`
-    #[arg(long)]
-    force: bool,
-    #[command(flatten)]
-    run: RunArgs,
+}
+
+/// The session facts gathered from [`SessionArgs`] (and the commit of `--rev`).
+pub(crate) struct Session {
+    pub(crate) changed: Vec<Changed>,
+    pub(crate) touched: Vec<String>,
+    pub(crate) evidence: Vec<Evidence>,
+}
+
+impl SessionArgs {
+    /// Reads `--rev` with gix and lists every changed file.
+    pub(crate) fn gather(&self, ctx: &Context) -> Result<Session, CliError> {
+        let mut changed: Vec<Changed> = self
+            .paths
+            .iter()
+            .map(|p| Changed {
+                path: p.clone(),
+                lines: None,
+            })
+            .collect();
+        let mut evidence = Vec::new();
+        if let Some(rev) = &self.rev {
+            let commit = git::commit_info(ctx.root(), rev).map_err(CliError::user)?;
+            evidence.push(Evidence {
+                kind: EvidenceKind::Commit,
+                value: commit.id.clone(),
+            });
+            changed.extend(commit.changes.iter().map(|c| Changed {
+                path: c.path.clone(),
+                lines: Some((c.added_lines, c.removed_lines)),
+            }));
+        }
+        let touched = changed.iter().map(|c| c.path.clone()).collect();
+        Ok(Session {
+            changed,
+            touched,
+            evidence,
+        })
+    }
+
+    /// The facts for the verdict, borrowing `session`.
+    pub(crate) fn facts<'a>(&'a self, session: &'a Session) -> SessionFacts<'a> {
+        SessionFacts {
+            task: self.task.as_deref(),
+            test_summary: self.test_summary.as_deref(),
+            changed: &session.changed,
+        }
+    }
 }
 
 /// Where the text comes from.
@@ -83,39 +138,14 @@ pub(crate) fn run(
         args.input.input.as_deref(),
         args.input.input_file.as_deref(),
     )?;
-    let mut changed: Vec<Changed> = args
-        .paths
-        .iter()
-        .map(|p| Changed {
-            path: p.clone(),
-            lines: None,
-        })
-        .collect();
-    let mut evidence = Vec::new();
-    if let Some(rev) = &args.rev {
-        let commit = git::commit_info(ctx.root(), rev).map_err(CliError::user)?;
-        evidence.push(Evidence {
-            kind: EvidenceKind::Commit,
-            value: commit.id.clone(),
-        });
-        changed.extend(commit.changes.iter().map(|c| Changed {
-            path: c.path.clone(),
-            lines: Some((c.added_lines, c.removed_lines)),
-        }));
-    }
-    let touched: Vec<String> = changed.iter().map(|c| c.path.clone()).collect();
-    let facts = SessionFacts {
-        task: args.task.as_deref(),
-        test_summary: args.test_summary.as_deref(),
-        changed: &changed,
-    };
+    let session = args.session.gather(ctx)?;
     let request = CaptureRequest {
         text: &text,
-        facts,
-        touched: &touched,
+        facts: args.session.facts(&session),
+        touched: &session.touched,
         origin: Origin {
             source: Source::Session,
-            evidence,
+            evidence: session.evidence.clone(),
             stable_key: None,
         },
         external: external(ctx, &brain, &text, out)?,
