@@ -7,6 +7,9 @@
 //! * `BRAIN_EXTRACTOR_COMMAND` and `BRAIN_EXTRACTOR_TIMEOUT` (seconds)
 //!   override the config's `extractor.command` and `extractor.timeout_seconds`;
 //!   they are read raw here and judged by `crate::extractor::configured`.
+//! * Variables a config names (`embedding.api_key_env`) and the proxy
+//!   variables are read from a snapshot of the environment taken here, through
+//!   [`Context::env`].
 //! * The root is `-C <dir>` when given; otherwise the nearest directory at or
 //!   above the working directory (inside the current git repository) that holds
 //!   `.brain/`; otherwise the repository's work tree; otherwise the working
@@ -17,6 +20,7 @@
     reason = "this module is where environment, working directory and clock are read"
 )]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
@@ -31,6 +35,8 @@ pub(crate) struct Context {
     actor: Option<String>,
     extractor_command: Option<String>,
     extractor_timeout: Option<String>,
+    /// Every variable with a UTF-8 name and value, as the process started.
+    env: BTreeMap<String, String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -74,6 +80,9 @@ impl Context {
             actor,
             extractor_command: std::env::var("BRAIN_EXTRACTOR_COMMAND").ok(),
             extractor_timeout: std::env::var("BRAIN_EXTRACTOR_TIMEOUT").ok(),
+            env: std::env::vars_os()
+                .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+                .collect(),
         })
     }
 
@@ -98,6 +107,12 @@ impl Context {
     /// `BRAIN_EXTRACTOR_TIMEOUT` as set, not yet parsed.
     pub(crate) fn extractor_timeout(&self) -> Option<&str> {
         self.extractor_timeout.as_deref()
+    }
+
+    /// The environment variable `name` as the process started, for variables
+    /// a config names (`embedding.api_key_env`); `None` when unset or not UTF-8.
+    pub(crate) fn env(&self, name: &str) -> Option<&str> {
+        self.env.get(name).map(String::as_str)
     }
 }
 

@@ -9,6 +9,7 @@ use clap::Parser;
 mod cli;
 mod commands;
 mod context;
+mod embedder;
 mod error;
 mod extractor;
 mod input;

@@ -663,3 +663,112 @@ impl Render for brain_core::capture::RuleImportReport {
         )
     }
 }
+
+/// A report printed with or without its score explanation: JSON is the
+/// report itself; text is the report, then (with `explain`) the components.
+pub(crate) struct Explained<'r, T> {
+    pub(crate) report: &'r T,
+    pub(crate) explain: bool,
+}
+
+impl<T: Serialize> Serialize for Explained<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.report.serialize(s)
+    }
+}
+
+fn render_components(
+    w: &mut dyn Write,
+    c: &brain_core::inject::rank::Components,
+) -> io::Result<()> {
+    write!(
+        w,
+        "relevance {:.2} (lexical {:.2} [bm25 {:.2}], path {:.0}, module {:.0}",
+        c.relevance, c.lexical, c.bm25, c.path, c.module
+    )?;
+    if let Some(e) = c.embedding {
+        write!(w, ", embedding {e:.2}")?;
+    }
+    writeln!(
+        w,
+        ") × type {:.2} × importance {:.2} × risk {:.2} × freshness {:.2} × usage {:.2} = {:.3}",
+        c.type_weight, c.importance, c.risk, c.freshness, c.usage, c.score
+    )
+}
+
+impl Render for Explained<'_, brain_core::inject::InjectReport> {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        let r = self.report;
+        w.write_all(r.selection.block.as_bytes())?;
+        if !self.explain {
+            return Ok(());
+        }
+        writeln!(w)?;
+        writeln!(
+            w,
+            "explain: {} eligible, {} selected, {} of {} tokens, paths from {}{}",
+            r.selection.eligible,
+            r.selection.selected.len(),
+            r.selection.used_tokens,
+            r.budget_tokens,
+            json_word(&r.path_source),
+            match (&r.embedding.provider, &r.embedding.fallback_reason) {
+                (Some(p), _) => format!(", embeddings {p}"),
+                (None, Some(why)) => format!(", lexical only ({why})"),
+                (None, None) => ", lexical only".to_owned(),
+            }
+        )?;
+        for s in &r.selection.selected {
+            write!(w, "  + {} [{}] ", s.id, s.matched_terms.join(" "))?;
+            render_components(w, &s.components)?;
+        }
+        for m in &r.selection.near_misses {
+            write!(w, "  - {} ({}) ", m.id, json_word(&m.reason))?;
+            render_components(w, &m.components)?;
+        }
+        Ok(())
+    }
+}
+
+impl Render for brain_core::search::SearchReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        for (i, h) in self.hits.iter().enumerate() {
+            writeln!(
+                w,
+                "{}. {}  {} ({}, {})",
+                i + 1,
+                h.id,
+                h.title,
+                h.kind,
+                h.status
+            )?;
+            writeln!(w, "   {}", h.snippet)?;
+        }
+        writeln!(
+            w,
+            "{} of {} {} shown ({} searched, {})",
+            self.hits.len(),
+            self.total,
+            plural(self.total, "hit", "hits"),
+            self.searched,
+            json_word(&self.mode)
+        )
+    }
+}
+
+impl Render for brain_core::embed::IndexReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            w,
+            "{} {} indexed with {}: {} computed, {} reused, {} pruned{}",
+            self.memories,
+            plural(self.memories, "memory", "memories"),
+            self.embedder,
+            self.computed,
+            self.reused,
+            self.pruned,
+            if self.rebuilt { " (rebuilt)" } else { "" }
+        )?;
+        writeln!(w, "vectors: {}", self.cache)
+    }
+}

@@ -9,6 +9,7 @@
 //! * [`lint`]: every problem in a store, with file and line.
 //! * [`migrate`]: mapping a RepoBrain store to records of this format (pure).
 //! * [`report`]: the report types commands return; their JSON shape is a contract.
+//! * [`embed`]: embedding providers' contract, the offline hashing embedder, the vector cache.
 //! * [`review`]: the deterministic reviewer (accept / merge / supersede / reject).
 //! * [`secrets`]: the secret firewall: credentials in record text are
 //!   replaced by `[REDACTED:<kind>]` before anything is written (pure).
@@ -36,17 +37,22 @@
 #![warn(missing_docs)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::too_many_lines))]
 
+pub mod activity;
 pub mod approve;
 pub mod brain;
 pub mod capture;
 pub mod config;
+pub mod embed;
 pub mod extract;
+pub mod inject;
 pub mod lint;
+pub mod matching;
 pub mod migrate;
 pub mod model;
 pub mod report;
 pub mod review;
 pub mod schema;
+pub mod search;
 pub mod secrets;
 pub mod store;
 pub mod yaml;

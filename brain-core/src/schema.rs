@@ -104,8 +104,20 @@ pub fn all() -> Vec<(&'static str, Schema)> {
             generate::<crate::capture::CaptureReport>("output/capture.schema.json"),
         ),
         (
+            "output/inject.schema.json",
+            generate::<crate::inject::InjectReport>("output/inject.schema.json"),
+        ),
+        (
+            "output/search.schema.json",
+            generate::<crate::search::SearchReport>("output/search.schema.json"),
+        ),
+        (
             "output/suggest-extract.schema.json",
             generate::<crate::capture::SuggestReport>("output/suggest-extract.schema.json"),
+        ),
+        (
+            "output/index.schema.json",
+            generate::<crate::embed::IndexReport>("output/index.schema.json"),
         ),
     ]
 }

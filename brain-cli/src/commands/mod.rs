@@ -13,12 +13,15 @@ mod dismiss;
 mod extract;
 mod extract_commit;
 mod import;
+mod index;
 mod init;
+mod inject;
 mod lint;
 mod list;
 mod normalize;
 mod promote_candidates;
 mod review;
+mod search;
 mod show;
 mod stats;
 mod suggest_extract;
@@ -40,7 +43,10 @@ pub(crate) enum Command {
     Supersede(supersede::SupersedeArgs),
     Dismiss(dismiss::DismissArgs),
     Import(import::ImportArgs),
+    Index(index::IndexArgs),
     Capture(capture::CaptureArgs),
+    Inject(inject::InjectArgs),
+    Search(search::SearchArgs),
     Extract(extract::ExtractArgs),
     ExtractCommit(extract_commit::ExtractCommitArgs),
     SuggestExtract(suggest_extract::SuggestExtractArgs),
@@ -65,7 +71,10 @@ pub(crate) fn dispatch(
         Command::Supersede(args) => supersede::run(ctx, args, out),
         Command::Dismiss(args) => dismiss::run(ctx, args, out),
         Command::Import(args) => import::run(ctx, args, out),
+        Command::Index(args) => index::run(ctx, args, out),
         Command::Capture(args) => capture::run(ctx, args, out),
+        Command::Inject(args) => inject::run(ctx, args, out),
+        Command::Search(args) => search::run(ctx, args, out),
         Command::Extract(args) => extract::run(ctx, args, out),
         Command::ExtractCommit(args) => extract_commit::run(ctx, args, out),
         Command::SuggestExtract(args) => suggest_extract::run(ctx, args, out),
@@ -106,4 +115,109 @@ fn warn_redactions(
         ))?;
     }
     Ok(())
+}
+
+/// The paths a task touches: `--path` when given, else the working tree's
+/// changes against HEAD (read with gix), else none.
+fn task_paths(
+    ctx: &Context,
+    explicit: &[String],
+    out: &mut Output<'_>,
+) -> Result<(Vec<String>, brain_core::inject::PathSource), CliError> {
+    use brain_core::inject::PathSource;
+    if !explicit.is_empty() {
+        return Ok((explicit.to_vec(), PathSource::Explicit));
+    }
+    match brain_core::store::git::changed_paths(ctx.root()) {
+        Ok(paths) if !paths.is_empty() => Ok((paths, PathSource::GitDiff)),
+        Ok(_) => Ok((Vec::new(), PathSource::None)),
+        Err(e) => {
+            out.warn(format_args!("cannot read the working tree's changes: {e}"))?;
+            Ok((Vec::new(), PathSource::None))
+        }
+    }
+}
+
+/// Vectors for ranking: the memories' (from the cache, embedding what is
+/// missing) and the query's. Any provider failure degrades to lexical
+/// ranking with a warning, never a failed command.
+struct Vectors {
+    memories: Option<std::collections::HashMap<brain_core::model::MemoryId, Vec<f32>>>,
+    query: Option<Vec<f32>>,
+    used: brain_core::inject::EmbeddingUse,
+}
+
+fn vectors_for(
+    ctx: &Context,
+    brain: &brain_core::Brain,
+    memories: &[&brain_core::model::Memory],
+    query: Option<&str>,
+    out: &mut Output<'_>,
+) -> Result<Vectors, CliError> {
+    use brain_core::embed;
+    use brain_core::inject::EmbeddingUse;
+    let fallback = |reason: String| Vectors {
+        memories: None,
+        query: None,
+        used: EmbeddingUse {
+            provider: None,
+            fallback_reason: Some(reason),
+        },
+    };
+    let Some(query) = query.filter(|q| !q.trim().is_empty()) else {
+        return Ok(fallback("no task to embed".to_owned()));
+    };
+    let store = brain.store();
+    let config = &store.config().embedding;
+    let embedder = match crate::embedder::from_config(ctx, config) {
+        Ok(e) => e,
+        Err(e) => {
+            let reason = e.chain().join(": ");
+            out.warn(format_args!(
+                "embeddings unavailable ({reason}); ranking by words only"
+            ))?;
+            return Ok(fallback(reason));
+        }
+    };
+    let id = embedder.id();
+    let (mut cache, warnings) = store.load_vectors(&id);
+    for w in warnings {
+        out.warn(w)?;
+    }
+    let batch = usize::try_from(config.batch_size.max(1)).unwrap_or(usize::MAX);
+    let outcome = embed::embed_memories(
+        memories,
+        embedder.as_ref(),
+        &mut cache,
+        batch,
+        &mut |_, _| {},
+    );
+    let query_vector = outcome
+        .as_ref()
+        .ok()
+        .map(|_| embedder.embed(&[query]))
+        .transpose();
+    if cache.is_changed() {
+        // The cache is a derived file under runtime/: losing a write only costs time.
+        if let Err(e) = store.save_vectors(&cache) {
+            out.warn(format_args!("could not save the vector cache: {e}"))?;
+        }
+    }
+    match (outcome, query_vector) {
+        (Ok(e), Ok(Some(mut q))) if !q.is_empty() => Ok(Vectors {
+            memories: Some(e.vectors),
+            query: Some(q.swap_remove(0)),
+            used: EmbeddingUse {
+                provider: Some(id.key()),
+                fallback_reason: None,
+            },
+        }),
+        (Err(err), _) | (_, Err(err)) => {
+            out.warn(format_args!(
+                "embedding provider failed ({err}); ranking by words only"
+            ))?;
+            Ok(fallback(err.to_string()))
+        }
+        _ => Ok(fallback("the provider returned no vector".to_owned())),
+    }
 }

@@ -17,6 +17,7 @@ fn help_of_every_command() {
         "supersede",
         "dismiss",
         "import",
+        "index",
         "review",
         "approve",
         "promote-candidates",
@@ -24,6 +25,8 @@ fn help_of_every_command() {
         "extract",
         "extract-commit",
         "suggest-extract",
+        "inject",
+        "search",
     ] {
         insta::assert_snapshot!(format!("help_{cmd}"), env.brain([cmd, "--help"]).success());
     }

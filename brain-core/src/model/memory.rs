@@ -105,6 +105,16 @@ pub struct Memory {
 }
 
 impl Memory {
+    /// Whether the memory may be shown to an agent at `now`: `active`, not
+    /// replaced, not waiting for review, inside its validity window and not
+    /// expired. Inject, default search and routing all use this one rule.
+    pub fn eligible(&self, now: jiff::Timestamp) -> bool {
+        self.status == Status::Active
+            && self.lineage.superseded_by.is_none()
+            && self.review.state != Some(super::sections::ReviewState::Pending)
+            && self.validity.holds_at(now)
+    }
+
     /// Creates a memory with every optional field at its default.
     pub fn new(
         id: MemoryId,

@@ -520,3 +520,87 @@ fn text(repo: &gix::Repository, side: Option<Side>) -> Result<Option<String>, gi
     }
     Ok(String::from_utf8(blob.detach().data).ok())
 }
+
+/// Files of the work tree that differ from `HEAD`, relative to the
+/// repository root and sorted: staged changes (index against `HEAD`) and
+/// unstaged ones (work tree against the index, by size and modification
+/// time, confirmed by hashing the content). Untracked files are not listed.
+/// Outside a repository, or in a bare one, the list is empty.
+///
+/// # Errors
+///
+/// The repository, its index or `HEAD`'s tree cannot be read.
+pub fn changed_paths(root: &Path) -> Result<Vec<String>, GitError> {
+    use std::collections::{BTreeSet, HashMap};
+    let Ok(repo) = gix::discover(root) else {
+        return Ok(Vec::new());
+    };
+    let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
+        return Ok(Vec::new());
+    };
+    let open_err = |e: &dyn std::fmt::Display| GitError::Open {
+        dir: root.to_path_buf(),
+        reason: e.to_string(),
+    };
+    let index = repo.index_or_empty().map_err(|e| open_err(&e))?;
+    let mut head: HashMap<Vec<u8>, gix::ObjectId> = HashMap::new();
+    if let Ok(tree) = repo.head_tree() {
+        let mut recorder = gix::traverse::tree::Recorder::default();
+        tree.traverse()
+            .breadthfirst(&mut recorder)
+            .map_err(|e| open_err(&e))?;
+        for e in recorder.records {
+            if !e.mode.is_tree() {
+                head.insert(e.filepath.to_vec(), e.oid);
+            }
+        }
+    }
+    let mut out: BTreeSet<String> = BTreeSet::new();
+    let mut in_index: std::collections::HashSet<Vec<u8>> = std::collections::HashSet::new();
+    for entry in index.entries() {
+        let path = entry.path(&index);
+        let shown = String::from_utf8_lossy(path).into_owned();
+        in_index.insert(path.to_vec());
+        if head.get(path.as_ref() as &[u8]) != Some(&entry.id) {
+            out.insert(shown);
+            continue;
+        }
+        let file = workdir.join(&shown);
+        let Ok(meta) = std::fs::symlink_metadata(&file) else {
+            out.insert(shown); // deleted in the work tree
+            continue;
+        };
+        if !meta.is_file() {
+            continue;
+        }
+        let mtime = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+        let same_stat = u64::from(entry.stat.size) == meta.len()
+            && mtime.is_some_and(|d| {
+                u64::from(entry.stat.mtime.secs) == d.as_secs()
+                    && entry.stat.mtime.nsecs == d.subsec_nanos()
+            });
+        if same_stat {
+            continue;
+        }
+        let Ok(data) = std::fs::read(&file) else {
+            out.insert(shown);
+            continue;
+        };
+        let same = gix::objs::compute_hash(repo.object_hash(), gix::objs::Kind::Blob, &data)
+            .is_ok_and(|id| id == entry.id);
+        if !same {
+            out.insert(shown);
+        }
+    }
+    // Into a sorted set: the order of the hash map does not matter.
+    let deleted: Vec<String> = head
+        .into_keys()
+        .filter(|path| !in_index.contains(path))
+        .map(|path| String::from_utf8_lossy(&path).into_owned())
+        .collect();
+    out.extend(deleted); // staged deletions
+    Ok(out.into_iter().collect())
+}

@@ -18,6 +18,8 @@ mod error;
 pub mod git;
 pub mod import;
 mod load;
+mod runtime;
+pub mod vectors;
 mod write;
 
 use std::path::{Component, Path, PathBuf};
@@ -493,6 +495,27 @@ impl Store {
             .open(&path)
             .and_then(|mut f| f.write_all(text.as_bytes()))
             .map_err(|source| Error::Write { path, source })
+    }
+
+    /// Returns the vector cache file of `id`: `runtime/vectors/<key>.bin`.
+    pub fn vectors_file(&self, id: &crate::embed::EmbedderId) -> PathBuf {
+        vectors::path(&self.layout, id)
+    }
+
+    /// Loads the vector cache of `id`: empty when absent, empty with a warning
+    /// when unusable (corrupt, another version or dimension).
+    pub fn load_vectors(
+        &self,
+        id: &crate::embed::EmbedderId,
+    ) -> (crate::embed::VectorCache, Vec<String>) {
+        vectors::load(&self.layout, id)
+    }
+
+    /// Writes the vector cache atomically under `runtime/vectors/`. Needs no
+    /// write lock: `runtime/` is never tracked, and the last writer wins.
+    pub fn save_vectors(&self, cache: &crate::embed::VectorCache) -> Result<(), Error> {
+        ensure_runtime_ignored(&self.layout)?;
+        vectors::save(&self.layout, cache)
     }
 }
 

@@ -8,6 +8,7 @@
 
 mod extract;
 mod git;
+mod retrieval;
 mod review_corpus;
 mod roundtrip;
 mod schemas;

@@ -1,0 +1,1210 @@
+//! Whole-process benchmarks of `brain capture`, `brain review` and
+//! `brain import --from-repobrain`: the release binary is spawned for every
+//! run and its wall time measured around `Command::output()`.
+//!
+//! ```text
+//! cargo bench -p brain-cli --bench commands      # 1,000 and 10,000 memories
+//! cargo bench -p brain-cli --bench commands -- 10000 --runs 11 --import-runs 3
+//! cargo bench -p brain-cli --bench commands -- 1000 --native   # no import
+//! ```
+//!
+//! `cargo bench` builds the `brain` binary itself, as `target/release/brain`
+//! (the bench profile inherits the release profile; `cargo build --release -p
+//! brain-cli` produces the same file); `--bin PATH` measures another build.
+//! Flags: `--runs N` (start-up, list, dry-run capture, review, dry-run and
+//! repeated import; default 9), `--write-runs N` (writing captures, default
+//! 7), `--import-runs N` (imports into an empty store; default 9 up to 2,000
+//! memories, 3 above: each writes every record with `fsync`).
+//!
+//! For each size N the bench:
+//!
+//! 1. writes a RepoBrain store with `python3 ../shared/bench/gen_brain.py
+//!    --out DIR --n N --now 2026-11-22` (N active memories, 10 candidates,
+//!    8 preferences; `../shared` is beside the workspace root) and times
+//!    `brain import --from-repobrain DIR` into a fresh, empty store
+//!    (`brain init`, then `sync` so that deleting the previous run's store is
+//!    not paid for by this one), then the same import with `--dry-run`, then
+//!    the import again into the finished store (everything already there). The
+//!    last imported store is the store for every other measurement. Without
+//!    `python3` or the script (or with `--native`) the import rows print
+//!    `skipped: …` and the store is written directly as canonical YAML by the
+//!    generator copied from `brain-core/benches/store_load.rs`, with N active
+//!    memories and 10 candidates;
+//! 2. warms the catalog cache with one `brain list` and times `brain --version`
+//!    (process start-up) and `brain list` (start-up plus a warm load);
+//! 3. times `brain capture --dry-run --input-file
+//!    tests/fixtures/capture/session-2kb.md` (a realistic 2 KB session summary)
+//!    and, on a fresh copy of the store for every run (copied with file times
+//!    kept, flushed with `sync`, warmed with one `brain list`), the real,
+//!    writing `brain capture`;
+//! 4. times `brain review` and `brain --format json review` (10 candidates).
+//!
+//! Every run sets `BRAIN_NOW` and `BRAIN_ACTOR` and disables any external
+//! extractor. Outputs are checked (counts of imported records, drafts written,
+//! candidates reviewed), so the times are for correct answers. Results are
+//! min / median / max over the runs, in milliseconds.
+
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::unwrap_used,
+    clippy::cast_precision_loss,
+    reason = "a benchmark binary: it reports on stdout and stderr, and panics when its \
+              set-up breaks; generated counts fit an f64"
+)]
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant, UNIX_EPOCH};
+
+use brain_core::config::Config;
+use brain_core::model::{
+    Confidence, DateOrTime, Evidence, EvidenceKind, Importance, InvocationMode, Memory, MemoryId,
+    MemoryType, Provenance, ReviewState, Risk, Source, Status,
+};
+use brain_core::store::Store;
+use jiff::Timestamp;
+
+const DEFAULT_SIZES: [usize; 2] = [1_000, 10_000];
+/// Runs of every cheap measurement (start-up, list, capture, review).
+const DEFAULT_RUNS: usize = 9;
+/// Real (writing) captures, each on its own fresh copy of the store.
+const DEFAULT_WRITE_RUNS: usize = 7;
+/// The clock every run sees, and the day `gen_brain.py` counts ages from.
+const NOW: &str = "2026-11-22T12:00:00Z";
+const GEN_NOW: &str = "2026-11-22";
+const ACTOR: &str = "bench <bench@example.com>";
+/// Candidates `gen_brain.py` writes by default, and the native generator too.
+const CANDIDATES: usize = 10;
+/// Preferences `gen_brain.py` writes by default.
+const PREFERENCES: usize = 8;
+/// Fixture, relative to the workspace root.
+const SESSION: &str = "tests/fixtures/capture/session-2kb.md";
+
+const SEED: u64 = 0x6272_6169_6e5f_636d; // "brain_cm"
+/// 2025-01-01T00:00:00Z: base of every generated timestamp.
+const BASE_SECONDS: i64 = 1_735_689_600;
+/// Modification time given to every generated file: 2025-06-01T00:00:00Z.
+const FILE_MTIME_SECONDS: u64 = 1_748_736_000;
+
+// ---------------------------------------------------------------------------
+// Deterministic random numbers (splitmix64).
+
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0).
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next_u64() % n as u64).unwrap()
+    }
+
+    /// Uniform in `lo..=hi`.
+    fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + self.below(hi - lo + 1)
+    }
+
+    /// True with probability `percent` / 100.
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+
+    /// Between `lo` and `hi` (inclusive) words picked from `items`.
+    fn words(&mut self, items: &[&str], lo: usize, hi: usize) -> Vec<String> {
+        let n = self.range(lo, hi);
+        (0..n).map(|_| self.pick(items).to_owned()).collect()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Word lists.
+
+const WORDS: &[&str] = &[
+    "cache",
+    "retry",
+    "ledger",
+    "invoice",
+    "migration",
+    "schema",
+    "index",
+    "query",
+    "timeout",
+    "queue",
+    "worker",
+    "payload",
+    "token",
+    "session",
+    "rollback",
+    "deploy",
+    "config",
+    "feature",
+    "flag",
+    "endpoint",
+    "handler",
+    "request",
+    "response",
+    "batch",
+    "stream",
+    "buffer",
+    "lock",
+    "transaction",
+    "replica",
+    "shard",
+    "partition",
+    "event",
+    "webhook",
+    "audit",
+    "log",
+    "metric",
+    "trace",
+    "alert",
+    "budget",
+    "quota",
+    "limit",
+    "backoff",
+    "checksum",
+    "snapshot",
+    "restore",
+    "archive",
+    "export",
+    "import",
+    "parser",
+    "validator",
+    "serializer",
+    "client",
+    "server",
+    "gateway",
+    "proxy",
+    "router",
+    "scheduler",
+    "cron",
+    "job",
+    "task",
+    "pipeline",
+    "build",
+    "release",
+    "version",
+    "dependency",
+    "crate",
+    "module",
+    "interface",
+    "adapter",
+    "fixture",
+    "test",
+    "mock",
+    "benchmark",
+    "profile",
+    "allocation",
+    "pool",
+    "connection",
+    "socket",
+    "certificate",
+    "secret",
+    "permission",
+    "role",
+    "tenant",
+    "account",
+    "customer",
+    "order",
+    "payment",
+    "refund",
+    "currency",
+    "rounding",
+    "timezone",
+    "locale",
+    "encoding",
+    "unicode",
+    "path",
+    "file",
+    "directory",
+    "upload",
+    "download",
+    "thumbnail",
+    "search",
+    "ranking",
+    "filter",
+    "pagination",
+    "cursor",
+    "offset",
+    "idempotency",
+    "ordering",
+    "consistency",
+    "latency",
+    "throughput",
+    "memory",
+    "leak",
+    "panic",
+    "error",
+    "warning",
+    "fallback",
+    "default",
+];
+
+const VERBS: &[&str] = &[
+    "use", "avoid", "prefer", "never", "always", "wrap", "split", "merge", "validate", "retry",
+    "cache", "lock", "log", "check", "document", "pin", "batch", "stream", "bound", "measure",
+];
+
+const MODULES: &[&str] = &[
+    "billing",
+    "auth",
+    "api",
+    "ingest",
+    "notify",
+    "ledger",
+    "search",
+    "storage",
+    "ui",
+    "cli",
+    "sync",
+    "scheduler",
+    "reports",
+    "admin",
+    "payments",
+    "accounts",
+];
+
+const TAGS: &[&str] = &[
+    "database",
+    "security",
+    "performance",
+    "testing",
+    "api",
+    "frontend",
+    "backend",
+    "ops",
+    "ci",
+    "migrations",
+    "money",
+    "concurrency",
+    "errors",
+    "logging",
+    "config",
+    "dependencies",
+    "style",
+    "docs",
+    "release",
+    "data-loss",
+];
+
+const SKILLS: &[&str] = &[
+    "rust-review",
+    "sql-migrations",
+    "security-audit",
+    "perf-check",
+    "frontend-lint",
+    "api-contract",
+    "release-notes",
+    "db-schema",
+    "load-test",
+    "threat-model",
+];
+
+const TASKS: &[&str] = &[
+    "add a migration",
+    "change the billing flow",
+    "touch authentication",
+    "add an endpoint",
+    "bump a dependency",
+    "refactor the scheduler",
+    "change retry logic",
+    "edit the public api",
+    "write a release",
+    "fix a flaky test",
+];
+
+const PEOPLE: &[&str] = &[
+    "Ann <ann@example.com>",
+    "Bob <bob@example.com>",
+    "claude-code",
+    "codex",
+    "Chen <chen@example.com>",
+];
+
+// ---------------------------------------------------------------------------
+// Synthetic memories.
+
+fn capitalized_sentence(rng: &mut Rng, min: usize, max: usize, end: &str) -> String {
+    let n = rng.range(min, max);
+    let mut s = String::new();
+    for i in 0..n {
+        let w = if i % 4 == 0 {
+            rng.pick(VERBS)
+        } else {
+            rng.pick(WORDS)
+        };
+        if i == 0 {
+            let mut c = w.chars();
+            if let Some(first) = c.next() {
+                s.push(first.to_ascii_uppercase());
+                s.push_str(c.as_str());
+            }
+        } else {
+            s.push(' ');
+            s.push_str(w);
+        }
+    }
+    s.push_str(end);
+    s
+}
+
+fn pick_kind(rng: &mut Rng) -> MemoryType {
+    // decision 30 / gotcha 28 / convention 18 / pattern 14 / working 5 / goal 5
+    match rng.below(100) {
+        0..30 => MemoryType::Decision,
+        30..58 => MemoryType::Gotcha,
+        58..76 => MemoryType::Convention,
+        76..90 => MemoryType::Pattern,
+        90..95 => MemoryType::Working,
+        _ => MemoryType::Goal,
+    }
+}
+
+fn timestamp(seconds: i64) -> Timestamp {
+    Timestamp::from_second(seconds).unwrap()
+}
+
+fn hex(rng: &mut Rng, len: usize) -> String {
+    let mut s = String::with_capacity(len);
+    while s.len() < len {
+        write!(s, "{:016x}", rng.next_u64()).unwrap();
+    }
+    s.truncate(len);
+    s
+}
+
+fn make_memory(rng: &mut Rng, index: usize, earlier: &[MemoryId], status: Status) -> Memory {
+    let kind = pick_kind(rng);
+    let title = capitalized_sentence(rng, 4, 9, "");
+    let id = MemoryId::generate(&title, &[kind.as_str(), &index.to_string()]);
+    let summary = format!(
+        "{} {}",
+        capitalized_sentence(rng, 8, 14, "."),
+        capitalized_sentence(rng, 5, 10, ".")
+    );
+    let captured = BASE_SECONDS + i64::try_from(index).unwrap() * 97;
+    let provenance = make_provenance(rng, captured);
+    let mut m = Memory::new(id, kind, status, title, summary, provenance);
+    add_texts_and_scope(rng, &mut m);
+    if rng.chance(35) {
+        add_routing(rng, &mut m);
+    }
+    add_validity(rng, &mut m, captured);
+    add_lineage_and_review(rng, &mut m, earlier, captured);
+    m.normalize();
+    m
+}
+
+fn make_provenance(rng: &mut Rng, captured: i64) -> Provenance {
+    let evidence = (0..rng.below(3))
+        .map(|_| {
+            if rng.chance(50) {
+                Evidence {
+                    kind: EvidenceKind::Commit,
+                    value: hex(rng, 40),
+                }
+            } else {
+                Evidence {
+                    kind: EvidenceKind::File,
+                    value: format!("src/{}/{}.rs", rng.pick(MODULES), rng.pick(WORDS)),
+                }
+            }
+        })
+        .collect();
+    Provenance {
+        source: match rng.below(10) {
+            0..4 => Source::Manual,
+            4..7 => Source::Session,
+            7..9 => Source::Commit,
+            _ => Source::Import,
+        },
+        captured_at: timestamp(captured),
+        proposed_by: rng.chance(70).then(|| rng.pick(PEOPLE).to_owned()),
+        evidence,
+    }
+}
+
+fn add_texts_and_scope(rng: &mut Rng, m: &mut Memory) {
+    let lines = rng.range(3, 8);
+    m.detail = (0..lines)
+        .map(|_| capitalized_sentence(rng, 8, 16, "."))
+        .collect::<Vec<_>>()
+        .join("\n");
+    m.importance = match rng.below(10) {
+        0..2 => Importance::Low,
+        2..7 => Importance::Medium,
+        7..9 => Importance::High,
+        _ => Importance::Critical,
+    };
+    m.risk = match rng.below(10) {
+        0..6 => Risk::Low,
+        6..9 => Risk::Medium,
+        _ => Risk::High,
+    };
+    if rng.chance(40) {
+        let hundredths = 50 + rng.below(50);
+        m.confidence = Confidence::new(hundredths as f64 / 100.0).unwrap();
+    }
+    m.tags = rng.words(TAGS, 1, 4);
+    let modules = rng.words(MODULES, 0, 2);
+    m.scope.paths = modules.iter().map(|md| format!("src/{md}/**")).collect();
+    if rng.chance(30) {
+        m.scope
+            .paths
+            .push(format!("tests/{}/**", rng.pick(MODULES)));
+    }
+    m.scope.modules = modules;
+}
+
+fn add_routing(rng: &mut Rng, m: &mut Memory) {
+    let r = &mut m.routing;
+    r.recommended_skills = rng.words(SKILLS, 1, 2);
+    if rng.chance(25) {
+        r.required_skills = rng.words(SKILLS, 1, 1);
+    }
+    if rng.chance(10) {
+        r.suppressed_skills = rng.words(SKILLS, 1, 1);
+    }
+    r.trigger_paths = (0..rng.range(1, 3))
+        .map(|_| format!("src/{}/**/*.rs", rng.pick(MODULES)))
+        .collect();
+    r.trigger_tasks = rng.words(TASKS, 0, 2);
+    r.invocation_mode = match rng.below(4) {
+        0 => InvocationMode::Required,
+        1 => InvocationMode::Prefer,
+        2 => InvocationMode::Optional,
+        _ => InvocationMode::Suppress,
+    };
+}
+
+fn add_validity(rng: &mut Rng, m: &mut Memory, captured: i64) {
+    if rng.chance(15) {
+        m.validity.observed_at = Some(timestamp(captured + 3_600));
+    }
+    if m.kind == MemoryType::Working || rng.chance(5) {
+        let days =
+            jiff::SignedDuration::from_hours(24 * (30 + i64::try_from(rng.below(60)).unwrap()));
+        let until = timestamp(captured).checked_add(days).unwrap();
+        m.validity.expires = Some(DateOrTime::Date(
+            until.to_zoned(jiff::tz::TimeZone::UTC).date(),
+        ));
+    }
+    if rng.chance(5) {
+        m.validity.valid_from = Some(timestamp(captured));
+        m.validity.valid_until = Some(timestamp(captured + 86_400 * 365));
+    }
+}
+
+fn add_lineage_and_review(rng: &mut Rng, m: &mut Memory, earlier: &[MemoryId], captured: i64) {
+    let has_earlier = !earlier.is_empty();
+    let status = m.status;
+    if status == Status::Superseded {
+        m.lineage.superseded_by = Some(earlier[rng.below(earlier.len())].clone());
+    }
+    if has_earlier && rng.chance(10) {
+        m.lineage.version = u32::try_from(rng.range(2, 3)).unwrap();
+        m.lineage.supersedes = vec![earlier[rng.below(earlier.len())].clone()];
+    }
+    if has_earlier && rng.chance(12) {
+        m.lineage.related = (0..rng.range(1, 3))
+            .map(|_| earlier[rng.below(earlier.len())].clone())
+            .collect();
+    }
+    // A record cannot supersede itself; ids are unique per index, so no clash.
+
+    match status {
+        Status::Candidate => m.review.state = Some(ReviewState::Pending),
+        Status::Dismissed => {
+            m.review.state = Some(ReviewState::Rejected);
+            m.review.decided_at = Some(timestamp(captured + 7_200));
+            m.review.decided_by = Some(rng.pick(PEOPLE).to_owned());
+            m.review.reason = Some(capitalized_sentence(rng, 5, 10, "."));
+        }
+        Status::Active if rng.chance(40) => {
+            m.review.state = Some(ReviewState::Approved);
+            m.review.decided_at = Some(timestamp(captured + 7_200));
+            m.review.decided_by = Some(rng.pick(PEOPLE).to_owned());
+        }
+        _ => {}
+    }
+    if rng.chance(8) {
+        m.notes = capitalized_sentence(rng, 6, 14, ".");
+    }
+}
+
+/// Writes a native store of `n` active memories and 10 candidates under
+/// `root` (which must exist), as canonical YAML with old, fixed file times.
+fn generate_native(root: &Path, n: usize) {
+    Store::init(root, &Config::default(), false).unwrap();
+    let mut rng = Rng(SEED ^ n as u64);
+    let mut ids: Vec<MemoryId> = Vec::with_capacity(n + CANDIDATES);
+    for i in 0..n + CANDIDATES {
+        let status = if i < n {
+            Status::Active
+        } else {
+            Status::Candidate
+        };
+        let m = make_memory(&mut rng, i, &ids, status);
+        let text = brain_core::yaml::memory_to_string(&m);
+        let path = root
+            .join(".brain")
+            .join(m.kind.dir_name())
+            .join(format!("{}.yaml", m.id));
+        let mut f = std::fs::File::create_new(&path).unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+        f.set_modified(UNIX_EPOCH + Duration::from_secs(FILE_MTIME_SECONDS))
+            .unwrap();
+        ids.push(m.id);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Locating things.
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// The `brain` binary cargo built for this bench (`target/release/brain`:
+/// the bench profile inherits the release profile), or the one given with
+/// `--bin`, if it is there.
+fn brain_binary(chosen: Option<&Path>) -> Result<PathBuf, String> {
+    let path = chosen.map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_brain")),
+        Path::to_path_buf,
+    );
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(format!(
+            "error: {} not found; build it with `cargo build --release -p brain-cli` \
+             (or run this bench through `cargo bench -p brain-cli --bench commands`)",
+            path.display()
+        ))
+    }
+}
+
+/// `python3` and `../shared/bench/gen_brain.py`, or why they cannot be used.
+fn gen_brain() -> Result<PathBuf, String> {
+    let script = workspace_root()
+        .join("..")
+        .join("shared")
+        .join("bench")
+        .join("gen_brain.py");
+    if !script.is_file() {
+        return Err(format!("{} not found", script.display()));
+    }
+    match Command::new("python3")
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output()
+    {
+        Ok(out) if out.status.success() => Ok(script.canonicalize().unwrap_or(script)),
+        Ok(out) => Err(format!("`python3 --version` failed ({})", out.status)),
+        Err(e) => Err(format!("python3 not found ({e})")),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Running the binary.
+
+/// `brain -C <root> …` with a pinned clock and actor, no external extractor,
+/// stdin from `/dev/null`.
+fn brain(binary: &Path, root: &Path) -> Command {
+    let mut cmd = Command::new(binary);
+    cmd.arg("-C")
+        .arg(root)
+        .env("BRAIN_NOW", NOW)
+        .env("BRAIN_ACTOR", ACTOR)
+        .env("BRAIN_EXTRACTOR_COMMAND", "")
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// Runs `cmd` to completion (stdout and stderr captured); the wall time
+/// covers spawn, run and exit.
+fn timed(cmd: &mut Command) -> (Duration, Output) {
+    let start = Instant::now();
+    let out = cmd.output().unwrap();
+    (start.elapsed(), out)
+}
+
+/// Panics with the command's stderr unless it exited with 0.
+fn ok(out: Output, what: &str) -> Output {
+    assert!(
+        out.status.success(),
+        "{what} failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn json(out: &Output, what: &str) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{what}: stdout is not JSON ({e})"))
+}
+
+fn count(v: &serde_json::Value, key: &str) -> usize {
+    v[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("no array `{key}` in {v}"))
+        .len()
+}
+
+/// Flushes everything written so far (`sync`, where there is one), so that a
+/// timed run does not pay for committing the set-up's files (deleted stores,
+/// fresh copies) to the disk.
+fn settle() {
+    let _ = Command::new("sync").status();
+}
+
+/// Median time of a durable write of a 1.2 KB file as the store makes one
+/// (write a temporary file, `fsync` it, rename it, `fsync` the directory),
+/// over 100 files: what every record an import or capture writes costs
+/// beyond the CPU work, on this disk at this moment.
+fn durable_write_probe(dir: &Path) -> Duration {
+    let dir = dir.join("probe");
+    std::fs::create_dir_all(&dir).unwrap();
+    let body = vec![b'x'; 1_200];
+    let mut runs: Vec<Duration> = (0..100)
+        .map(|i| {
+            let start = Instant::now();
+            let tmp = dir.join(format!(".probe-{i}.partial"));
+            let mut f = std::fs::File::create_new(&tmp).unwrap();
+            f.write_all(&body).unwrap();
+            f.sync_all().unwrap();
+            std::fs::rename(&tmp, dir.join(format!("probe-{i}.yaml"))).unwrap();
+            std::fs::File::open(&dir).unwrap().sync_all().unwrap();
+            start.elapsed()
+        })
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    runs.sort();
+    runs[runs.len() / 2]
+}
+
+/// Copies a directory tree, keeping every file's modification time (so the
+/// copied catalog cache stays valid for the copied records).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        let kind = e.file_type().unwrap();
+        if kind.is_dir() {
+            copy_tree(&e.path(), &target);
+        } else if kind.is_file() {
+            std::fs::copy(e.path(), &target).unwrap();
+            let mtime = e.metadata().unwrap().modified().unwrap();
+            std::fs::File::options()
+                .write(true)
+                .open(&target)
+                .unwrap()
+                .set_modified(mtime)
+                .unwrap();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Measuring.
+
+/// One measured command: its wall times.
+struct Measure {
+    size: usize,
+    label: String,
+    runs: Vec<Duration>,
+    target: Option<Duration>,
+}
+
+impl Measure {
+    fn sorted(&self) -> Vec<Duration> {
+        let mut v = self.runs.clone();
+        v.sort();
+        v
+    }
+    fn median(&self) -> Duration {
+        let v = self.sorted();
+        v[v.len() / 2]
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Results of one size.
+struct SizeReport {
+    size: usize,
+    store: String,
+    notes: Vec<String>,
+    measures: Vec<Measure>,
+}
+
+struct Settings {
+    sizes: Vec<usize>,
+    runs: usize,
+    write_runs: usize,
+    import_runs: Option<usize>,
+    native: bool,
+    binary: Option<PathBuf>,
+}
+
+fn settings() -> Settings {
+    let mut s = Settings {
+        sizes: Vec::new(),
+        runs: DEFAULT_RUNS,
+        write_runs: DEFAULT_WRITE_RUNS,
+        import_runs: None,
+        native: false,
+        binary: None,
+    };
+    let mut args = std::env::args().skip(1);
+    let number = |flag: &str, v: Option<String>| -> usize {
+        v.and_then(|v| v.parse().ok())
+            .filter(|&n: &usize| n > 0)
+            .unwrap_or_else(|| panic!("{flag} needs a positive number"))
+    };
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--runs" => s.runs = number("--runs", args.next()),
+            "--write-runs" => s.write_runs = number("--write-runs", args.next()),
+            "--import-runs" => s.import_runs = Some(number("--import-runs", args.next())),
+            "--native" => s.native = true,
+            "--bin" => s.binary = Some(args.next().expect("--bin needs a path").into()),
+            // `cargo bench` passes `--bench`.
+            a if a.starts_with('-') => {}
+            a => s.sizes.push(
+                a.replace(['_', ','], "")
+                    .parse()
+                    .unwrap_or_else(|_| panic!("not a size: {a:?}")),
+            ),
+        }
+    }
+    if s.sizes.is_empty() {
+        s.sizes = DEFAULT_SIZES.to_vec();
+    }
+    s
+}
+
+/// Import runs by default: each one writes every record with `fsync`, which
+/// takes over a minute at 10,000 on the reference VM.
+fn import_runs(s: &Settings, n: usize) -> usize {
+    s.import_runs
+        .unwrap_or(if n <= 2_000 { DEFAULT_RUNS } else { 3 })
+}
+
+/// `brain import --from-repobrain` of `repobrain` into fresh stores; returns
+/// the measurements and leaves the last imported store at `store`.
+fn bench_import(
+    binary: &Path,
+    work: &Path,
+    repobrain: &Path,
+    store: &Path,
+    n: usize,
+    s: &Settings,
+) -> Vec<Measure> {
+    let records = n + CANDIDATES + PREFERENCES;
+    let target = (n == 10_000).then(|| Duration::from_secs(5));
+    let runs = import_runs(s, n);
+    eprintln!("[{n}] brain import --from-repobrain ×{runs} (each into an empty store)…");
+    let mut walls = Vec::new();
+    for i in 0..runs {
+        if store.exists() {
+            std::fs::remove_dir_all(store).unwrap();
+        }
+        std::fs::create_dir_all(store).unwrap();
+        ok(brain(binary, store).arg("init").output().unwrap(), "init");
+        settle();
+        let (wall, out) = timed(
+            brain(binary, store)
+                .args(["--format", "json", "import", "--from-repobrain"])
+                .arg(repobrain),
+        );
+        let report = json(&ok(out, "import"), "import");
+        assert_eq!(count(&report, "imported"), records, "import: every record");
+        assert_eq!(count(&report, "not_imported"), 0, "import: no failure");
+        eprintln!("[{n}]   run {}: {:.0} ms", i + 1, ms(wall));
+        walls.push(wall);
+    }
+    let import = Measure {
+        size: n,
+        label: "`brain import --from-repobrain` (into an empty store)".to_owned(),
+        runs: walls,
+        target,
+    };
+
+    eprintln!("[{n}] brain import --from-repobrain --dry-run ×{}…", s.runs);
+    let empty = work.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    ok(brain(binary, &empty).arg("init").output().unwrap(), "init");
+    let dry = Measure {
+        size: n,
+        label: "`brain import --from-repobrain --dry-run` (empty store)".to_owned(),
+        runs: (0..s.runs)
+            .map(|_| {
+                let (wall, out) = timed(
+                    brain(binary, &empty)
+                        .args([
+                            "--format",
+                            "json",
+                            "import",
+                            "--dry-run",
+                            "--from-repobrain",
+                        ])
+                        .arg(repobrain),
+                );
+                let report = json(&ok(out, "import --dry-run"), "import --dry-run");
+                assert_eq!(count(&report, "imported"), records, "dry run: every record");
+                wall
+            })
+            .collect(),
+        target: None,
+    };
+
+    eprintln!("[{n}] brain import --from-repobrain again ×{}…", s.runs);
+    let again = Measure {
+        size: n,
+        label: "`brain import --from-repobrain` again (all already there)".to_owned(),
+        runs: (0..s.runs)
+            .map(|_| {
+                let (wall, out) = timed(
+                    brain(binary, store)
+                        .args(["--format", "json", "import", "--from-repobrain"])
+                        .arg(repobrain),
+                );
+                let report = json(&ok(out, "import again"), "import again");
+                assert_eq!(count(&report, "imported"), 0, "import again: nothing new");
+                assert_eq!(count(&report, "skipped_existing"), records);
+                wall
+            })
+            .collect(),
+        target: None,
+    };
+    vec![import, dry, again]
+}
+
+fn repeat(runs: usize, mut f: impl FnMut() -> Duration) -> Vec<Duration> {
+    (0..runs).map(|_| f()).collect()
+}
+
+/// Writes the store every other measurement runs on (importing it, and
+/// timing the import, when `gen_brain.py` can be used); returns what it is.
+fn make_store(
+    binary: &Path,
+    script: &Result<PathBuf, String>,
+    work: &Path,
+    store: &Path,
+    n: usize,
+    s: &Settings,
+    out: &mut SizeReport,
+) -> String {
+    match (script, s.native) {
+        (Ok(script), false) => {
+            let repobrain = work.join("repobrain");
+            eprintln!("[{n}] gen_brain.py --n {n}…");
+            let start = Instant::now();
+            let generated = Command::new("python3")
+                .arg(script)
+                .arg("--out")
+                .arg(&repobrain)
+                .args(["--n", &n.to_string(), "--now", GEN_NOW])
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            ok(generated, "gen_brain.py");
+            out.notes.push(format!(
+                "gen_brain.py: {:.1} s",
+                start.elapsed().as_secs_f64()
+            ));
+            out.measures
+                .extend(bench_import(binary, work, &repobrain, store, n, s));
+            std::fs::remove_dir_all(&repobrain).unwrap();
+            format!(
+                "imported from gen_brain.py: {n} active + {CANDIDATES} candidates + \
+                 {PREFERENCES} preferences"
+            )
+        }
+        (reason, _) => {
+            let why = match reason {
+                Err(why) => why.clone(),
+                Ok(_) => "--native given".to_owned(),
+            };
+            println!("skipped: `brain import --from-repobrain` at {n}: {why}");
+            eprintln!("[{n}] writing a native store…");
+            std::fs::create_dir_all(store).unwrap();
+            let start = Instant::now();
+            generate_native(store, n);
+            out.notes.push(format!(
+                "native generator: {:.1} s",
+                start.elapsed().as_secs_f64()
+            ));
+            format!("native generator: {n} active + {CANDIDATES} candidates")
+        }
+    }
+}
+
+/// `brain --version` and a warm `brain list`: what every command pays.
+fn bench_baseline(binary: &Path, store: &Path, n: usize, s: &Settings) -> Vec<Measure> {
+    eprintln!("[{n}] brain --version, brain list ×{}…", s.runs);
+    vec![
+        Measure {
+            size: n,
+            label: "`brain --version` (process start-up)".to_owned(),
+            runs: repeat(s.runs, || {
+                let (wall, out) = timed(brain(binary, store).arg("--version"));
+                ok(out, "--version");
+                wall
+            }),
+            target: None,
+        },
+        Measure {
+            size: n,
+            label: "`brain list` (warm cache)".to_owned(),
+            runs: repeat(s.runs, || {
+                let (wall, out) = timed(brain(binary, store).arg("list"));
+                ok(out, "list");
+                wall
+            }),
+            target: None,
+        },
+    ]
+}
+
+/// `brain capture` of the 2 KB session: dry runs on the store, then real
+/// runs, each on a fresh copy of it.
+fn bench_capture(
+    binary: &Path,
+    work: &Path,
+    store: &Path,
+    n: usize,
+    s: &Settings,
+    out: &mut SizeReport,
+) {
+    let session = workspace_root().join(SESSION);
+    let target = (n == 10_000).then(|| Duration::from_millis(200));
+    let capture = |root: &Path| {
+        let mut c = brain(binary, root);
+        c.args(["capture", "--input-file"]).arg(&session);
+        c
+    };
+    let json_capture = |root: &Path| {
+        let mut c = brain(binary, root);
+        c.args(["--format", "json", "capture", "--input-file"])
+            .arg(&session);
+        c
+    };
+
+    eprintln!("[{n}] brain capture --dry-run ×{}…", s.runs);
+    let report = json(
+        &ok(
+            json_capture(store).arg("--dry-run").output().unwrap(),
+            "capture",
+        ),
+        "capture",
+    );
+    let drafts = count(&report, "written");
+    assert!(drafts > 0, "capture --dry-run: no drafts: {report}");
+    assert_eq!(report["dry_run"], true);
+    out.notes.push(format!(
+        "capture of {SESSION} ({} bytes): {drafts} candidates, {} rejected fragments",
+        std::fs::metadata(&session).unwrap().len(),
+        count(&report, "rejected")
+    ));
+    out.measures.push(Measure {
+        size: n,
+        label: "`brain capture --dry-run` (2 KB session)".to_owned(),
+        runs: repeat(s.runs, || {
+            let (wall, result) = timed(capture(store).arg("--dry-run"));
+            ok(result, "capture --dry-run");
+            wall
+        }),
+        target,
+    });
+
+    eprintln!(
+        "[{n}] brain capture (writing, fresh copy each run) ×{}…",
+        s.write_runs
+    );
+    let copy = work.join("copy");
+    out.measures.push(Measure {
+        size: n,
+        label: "`brain capture` (2 KB session, writes the candidates)".to_owned(),
+        runs: repeat(s.write_runs, || {
+            if copy.exists() {
+                std::fs::remove_dir_all(&copy).unwrap();
+            }
+            copy_tree(store, &copy);
+            settle();
+            ok(brain(binary, &copy).arg("list").output().unwrap(), "list");
+            let (wall, result) = timed(&mut json_capture(&copy));
+            let report = json(&ok(result, "capture"), "capture");
+            assert_eq!(report["dry_run"], false);
+            assert_eq!(
+                count(&report, "written"),
+                drafts,
+                "capture writes every draft"
+            );
+            wall
+        }),
+        target,
+    });
+    std::fs::remove_dir_all(&copy).unwrap();
+}
+
+/// `brain review` of the 10 candidates, as text and as JSON.
+fn bench_review(binary: &Path, store: &Path, n: usize, s: &Settings) -> Vec<Measure> {
+    eprintln!("[{n}] brain review ×{}…", s.runs);
+    let report = json(
+        &ok(
+            brain(binary, store)
+                .args(["--format", "json", "review"])
+                .output()
+                .unwrap(),
+            "review",
+        ),
+        "review",
+    );
+    assert_eq!(
+        count(&report, "items"),
+        CANDIDATES,
+        "review: every candidate"
+    );
+    [
+        ("`brain review` (10 candidates)", &["review"][..]),
+        (
+            "`brain --format json review` (10 candidates)",
+            &["--format", "json", "review"][..],
+        ),
+    ]
+    .into_iter()
+    .map(|(label, args)| Measure {
+        size: n,
+        label: label.to_owned(),
+        runs: repeat(s.runs, || {
+            let (wall, out) = timed(brain(binary, store).args(args));
+            ok(out, "review");
+            wall
+        }),
+        target: (n == 10_000).then(|| Duration::from_millis(200)),
+    })
+    .collect()
+}
+
+fn bench_size(
+    binary: &Path,
+    script: &Result<PathBuf, String>,
+    n: usize,
+    s: &Settings,
+) -> SizeReport {
+    let work = tempfile::Builder::new()
+        .prefix("brain-commands-")
+        .tempdir()
+        .unwrap();
+    let store = work.path().join("store");
+    let mut report = SizeReport {
+        size: n,
+        store: String::new(),
+        notes: Vec::new(),
+        measures: Vec::new(),
+    };
+    settle();
+    let probe = durable_write_probe(work.path());
+    report.notes.push(format!(
+        "durable write of one 1.2 KB file (write, fsync, rename, fsync directory): \
+         median {:.2} ms over 100 files",
+        ms(probe)
+    ));
+    report.store = make_store(binary, script, work.path(), &store, n, s, &mut report);
+
+    // The first load after the store was written builds the catalog cache.
+    let (first, out) = timed(brain(binary, &store).arg("list"));
+    ok(out, "list");
+    report.notes.push(format!(
+        "first `brain list` (builds the cache): {:.0} ms",
+        ms(first)
+    ));
+
+    report.measures.extend(bench_baseline(binary, &store, n, s));
+    bench_capture(binary, work.path(), &store, n, s, &mut report);
+    report.measures.extend(bench_review(binary, &store, n, s));
+    report
+}
+
+fn main() -> std::process::ExitCode {
+    let s = settings();
+    let binary = match brain_binary(s.binary.as_deref()) {
+        Ok(path) => path,
+        Err(message) => {
+            eprintln!("{message}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let script = gen_brain();
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+
+    let reports: Vec<SizeReport> = s
+        .sizes
+        .iter()
+        .map(|&n| bench_size(&binary, &script, n, &s))
+        .collect();
+
+    println!(
+        "commands: whole-process wall time of {} ({threads} threads available), \
+         BRAIN_NOW={NOW}",
+        binary.display()
+    );
+    for r in &reports {
+        println!();
+        println!("[{}] store: {}", r.size, r.store);
+        for note in &r.notes {
+            println!("[{}] {note}", r.size);
+        }
+    }
+    println!();
+    println!("| memories | command | runs | min (ms) | median (ms) | max (ms) | target | met |");
+    println!("|---:|---|---:|---:|---:|---:|---|---|");
+    for m in reports.iter().flat_map(|r| &r.measures) {
+        let v = m.sorted();
+        let (target, met) = match m.target {
+            Some(t) => {
+                let mut s = String::new();
+                if t >= Duration::from_secs(1) {
+                    write!(s, "≤ {} s", t.as_secs()).unwrap();
+                } else {
+                    write!(s, "≤ {} ms", t.as_millis()).unwrap();
+                }
+                (s, if m.median() <= t { "yes" } else { "**no**" })
+            }
+            None => (String::new(), ""),
+        };
+        println!(
+            "| {} | {} | {} | {:.1} | {:.1} | {:.1} | {target} | {met} |",
+            m.size,
+            m.label,
+            v.len(),
+            ms(v[0]),
+            ms(m.median()),
+            ms(v[v.len() - 1]),
+        );
+    }
+    std::io::stdout().flush().unwrap();
+    std::process::ExitCode::SUCCESS
+}

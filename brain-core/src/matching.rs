@@ -1,0 +1,160 @@
+//! Matching rules shared by inject, search and routing: path globs with real
+//! segment semantics and word-boundary task tokens.
+//!
+//! * Globs are anchored at the repository root and matched segment by segment:
+//!   `*` and `?` stay inside one segment, `**` spans any number of segments
+//!   (including none), `[abc]` is not special. `src/*.ts` matches `src/a.ts`
+//!   but not `src/a/b.ts`; `src/**` matches both and `src` itself.
+//! * Words match whole and after light normalisation (lowercase, simple
+//!   plurals and suffixes, see [`crate::review::text::stem`]): `refunds`
+//!   matches `refund`, `api` never matches `rapid`.
+
+use std::collections::BTreeSet;
+
+use crate::review::text;
+
+/// A compiled path glob.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Glob {
+    segments: Vec<String>,
+}
+
+impl Glob {
+    /// Compiles a pattern (`services/payments/**`, `web/src/*.ts`). Leading
+    /// `./` and `/` and trailing `/` are ignored; a trailing `/` means the
+    /// directory and everything under it.
+    pub fn new(pattern: &str) -> Glob {
+        let p = pattern.trim();
+        let p = p.strip_prefix("./").unwrap_or(p);
+        let p = p.trim_start_matches('/');
+        let dir = p.ends_with('/');
+        let mut segments: Vec<String> = p
+            .split('/')
+            .filter(|s| !s.is_empty() && *s != ".")
+            .map(str::to_owned)
+            .collect();
+        if dir {
+            segments.push("**".to_owned());
+        }
+        // `**/**` is `**`.
+        segments.dedup_by(|a, b| a == "**" && b == "**");
+        Glob { segments }
+    }
+
+    /// Whether `path` (relative, `/`-separated) matches.
+    pub fn matches(&self, path: &str) -> bool {
+        let path = path.strip_prefix("./").unwrap_or(path);
+        let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        match_segments(&self.segments, &parts)
+    }
+}
+
+fn match_segments(pattern: &[String], path: &[&str]) -> bool {
+    // Iterative matching with backtracking over the last `**`, as for `*` in
+    // a single string: linear in practice, never exponential.
+    let (mut p, mut s) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while s < path.len() {
+        if p < pattern.len() && pattern[p] == "**" {
+            star = Some((p, s));
+            p += 1;
+        } else if p < pattern.len() && segment_matches(&pattern[p], path[s]) {
+            p += 1;
+            s += 1;
+        } else if let Some((sp, ss)) = star {
+            p = sp + 1;
+            s = ss + 1;
+            star = Some((sp, ss + 1));
+        } else {
+            return false;
+        }
+    }
+    pattern[p..].iter().all(|x| x == "**")
+}
+
+/// `*` (any run of characters) and `?` (one character) within one segment.
+fn segment_matches(pattern: &str, segment: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let s: Vec<char> = segment.chars().collect();
+    let (mut i, mut j) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while j < s.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == s[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some((i, j));
+            i += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|&c| c == '*')
+}
+
+/// Whether any of `globs` matches any of `paths`.
+pub fn any_match(globs: &[Glob], paths: &[String]) -> bool {
+    globs.iter().any(|g| paths.iter().any(|p| g.matches(p)))
+}
+
+/// The normalised topic tokens of a text (whole words, stemmed, no stopwords).
+pub fn tokens(text: &str) -> BTreeSet<String> {
+    text::tokens(text)
+}
+
+/// Whether the phrase occurs in `text` as whole words.
+pub fn has_phrase(text: &str, phrase: &str) -> bool {
+    !text::find_phrases(text, &[phrase]).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_respect_segments() {
+        let cases: &[(&str, &str, bool)] = &[
+            ("src/*.ts", "src/a.ts", true),
+            ("src/*.ts", "src/a/b.ts", false),
+            ("src/**", "src/a/b.ts", true),
+            ("src/**", "src", true),
+            ("src/**", "srcx/a.ts", false),
+            ("src/**/*.ts", "src/a.ts", true),
+            ("src/**/*.ts", "src/a/b/c.ts", true),
+            ("src/**/*.ts", "src/a/b/c.rs", false),
+            ("**/ledger.ts", "services/payments/ledger.ts", true),
+            ("**/ledger.ts", "ledger.ts", true),
+            ("services/payments/", "services/payments/ledger/a.rs", true),
+            ("web/src/rapid/**", "web/src/api/client.ts", false),
+            ("docs/*.md", "docs/a.md", true),
+            ("docs/*.md", "docs/x/a.md", false),
+            ("*.md", "README.md", true),
+            ("*.md", "docs/README.md", false),
+            ("a/?.rs", "a/b.rs", true),
+            ("a/?.rs", "a/bc.rs", false),
+            ("src/payments/ledger.ts", "src/payments/ledger.ts", true),
+            ("src/payments/ledger.ts", "src/payments/ledger.tsx", false),
+            ("**", "anything/at/all", true),
+            ("a/**/b/**/c", "a/x/b/y/z/c", true),
+            ("a/**/b/**/c", "a/x/y/z/c", false),
+        ];
+        for (glob, path, want) in cases {
+            assert_eq!(Glob::new(glob).matches(path), *want, "{glob} ~ {path}");
+        }
+    }
+
+    #[test]
+    fn words_match_whole_after_normalisation() {
+        assert!(tokens("Refunds are slow").contains("refund"));
+        assert!(!tokens("src/rapid.ts").contains("api"));
+        assert!(has_phrase(
+            "fix duplicate refund ledger writes",
+            "ledger write"
+        ));
+        assert!(!has_phrase("the refundable flag", "refund"));
+    }
+}
