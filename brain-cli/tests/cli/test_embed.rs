@@ -475,3 +475,40 @@ fn command_provider_runs_a_program_without_a_shell() {
         "`sh` exited with status 3: no model loaded"
     );
 }
+
+#[test]
+fn search_uses_served_vectors_and_inject_falls_back_when_the_server_stops() {
+    let env = TestEnv::example();
+    let server = serve(Plan::RateLimitedOnce);
+    set_embedding(&env, &openai_config(&server.base, ""));
+    let (json, out) = env.brain_json("search", &["search", "ledger entries"]);
+    assert_eq!(out.status, 0, "{out}");
+    let provider = json["embedding"]["provider"].as_str().unwrap();
+    assert!(provider.starts_with("openai-"), "{json}");
+    let hits = json["hits"].as_array().unwrap();
+    assert!(hits.iter().any(|h| h["semantic_rank"].is_u64()), "{json}");
+    assert!(
+        hits.iter()
+            .all(|h| h["cosine"].is_null() || h["cosine"].is_f64())
+    );
+    // The served vectors are what was used: the server saw the memories and the query.
+    let seen = server.seen.lock().unwrap();
+    assert!(seen.iter().any(|s| {
+        s.body["input"]
+            .as_array()
+            .is_some_and(|i| i.iter().any(|t| t == "ledger entries"))
+    }));
+    drop(seen);
+
+    // The server goes away: inject still answers, by words, and says why.
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let gone = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    set_embedding(&env, &openai_config(&gone, ""));
+    let (json, out) = env.brain_json("inject", &["inject", "--task", "ledger corrections"]);
+    assert_eq!(out.status, 0, "{out}");
+    assert!(out.stderr.contains("ranking by words only"), "{out}");
+    assert!(json["embedding"]["provider"].is_null(), "{json}");
+    assert!(json["embedding"]["fallback_reason"].is_string(), "{json}");
+    assert!(!json["selected"].as_array().unwrap().is_empty(), "{json}");
+}
