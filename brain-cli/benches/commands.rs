@@ -669,8 +669,8 @@ fn count(v: &serde_json::Value, key: &str) -> usize {
 }
 
 /// Flushes everything written so far (`sync`, where there is one), so that a
-/// timed run does not pay for committing the set-up's files (deleted stores,
-/// fresh copies) to the disk.
+/// timed run does not pay for writing the set-up's files (fresh stores and
+/// copies) to the disk.
 fn settle() {
     let _ = Command::new("sync").status();
 }
@@ -695,7 +695,6 @@ fn durable_write_probe(dir: &Path) -> Duration {
             start.elapsed()
         })
         .collect();
-    std::fs::remove_dir_all(&dir).unwrap();
     runs.sort();
     runs[runs.len() / 2]
 }
@@ -813,6 +812,11 @@ fn import_runs(s: &Settings, n: usize) -> usize {
 
 /// `brain import --from-repobrain` of `repobrain` into fresh stores; returns
 /// the measurements and leaves the last imported store at `store`.
+///
+/// Nothing is deleted before the work directory is dropped: on ext4 without
+/// a journal (this VM's disk), creating files shortly after thousands were
+/// deleted is slow (the inode allocator skips inodes freed in the last
+/// minutes), which would charge one run for the previous run's clean-up.
 fn bench_import(
     binary: &Path,
     work: &Path,
@@ -827,14 +831,12 @@ fn bench_import(
     eprintln!("[{n}] brain import --from-repobrain ×{runs} (each into an empty store)…");
     let mut walls = Vec::new();
     for i in 0..runs {
-        if store.exists() {
-            std::fs::remove_dir_all(store).unwrap();
-        }
-        std::fs::create_dir_all(store).unwrap();
-        ok(brain(binary, store).arg("init").output().unwrap(), "init");
+        let fresh = work.join(format!("import-{i}"));
+        std::fs::create_dir_all(&fresh).unwrap();
+        ok(brain(binary, &fresh).arg("init").output().unwrap(), "init");
         settle();
         let (wall, out) = timed(
-            brain(binary, store)
+            brain(binary, &fresh)
                 .args(["--format", "json", "import", "--from-repobrain"])
                 .arg(repobrain),
         );
@@ -843,6 +845,9 @@ fn bench_import(
         assert_eq!(count(&report, "not_imported"), 0, "import: no failure");
         eprintln!("[{n}]   run {}: {:.0} ms", i + 1, ms(wall));
         walls.push(wall);
+        if i + 1 == runs {
+            std::fs::rename(&fresh, store).unwrap();
+        }
     }
     let import = Measure {
         size: n,
@@ -936,7 +941,6 @@ fn make_store(
             ));
             out.measures
                 .extend(bench_import(binary, work, &repobrain, store, n, s));
-            std::fs::remove_dir_all(&repobrain).unwrap();
             format!(
                 "imported from gen_brain.py: {n} active + {CANDIDATES} candidates + \
                  {PREFERENCES} preferences"
@@ -1043,14 +1047,14 @@ fn bench_capture(
         "[{n}] brain capture (writing, fresh copy each run) ×{}…",
         s.write_runs
     );
-    let copy = work.join("copy");
+    let mut copies = 0;
     out.measures.push(Measure {
         size: n,
         label: "`brain capture` (2 KB session, writes the candidates)".to_owned(),
         runs: repeat(s.write_runs, || {
-            if copy.exists() {
-                std::fs::remove_dir_all(&copy).unwrap();
-            }
+            // A new copy every run, none deleted before the end (see `bench_import`).
+            let copy = work.join(format!("copy-{copies}"));
+            copies += 1;
             copy_tree(store, &copy);
             settle();
             ok(brain(binary, &copy).arg("list").output().unwrap(), "list");
@@ -1066,7 +1070,6 @@ fn bench_capture(
         }),
         target,
     });
-    std::fs::remove_dir_all(&copy).unwrap();
 }
 
 /// `brain review` of the 10 candidates, as text and as JSON.

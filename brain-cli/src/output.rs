@@ -772,3 +772,78 @@ impl Render for brain_core::embed::IndexReport {
         writeln!(w, "vectors: {}", self.cache)
     }
 }
+
+impl Render for brain_core::session::ConversationStartReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        let why = self
+            .trace
+            .iter()
+            .rfind(|s| s.fired)
+            .map(|s| s.detail.as_str())
+            .unwrap_or_default();
+        writeln!(w, "decision: {} ({why})", json_word(&self.decision))?;
+        writeln!(w, "mode: {}", json_word(&self.mode))?;
+        for s in &self.trace {
+            writeln!(
+                w,
+                "  {} {}: {}",
+                if s.fired { "[x]" } else { "[ ]" },
+                json_word(&s.rule),
+                s.detail
+            )?;
+        }
+        match &self.context {
+            Some(c) => {
+                writeln!(w)?;
+                w.write_all(c.selection.block.as_bytes())
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+impl Render for brain_core::session::DiffReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        use brain_core::session::{ChangeKind, SinceSource};
+        match (self.since_source, self.since, &self.last_load) {
+            (SinceSource::LastLoad, Some(t), Some(l)) => {
+                writeln!(w, "since the last context load at {t} ({})", l.command)?;
+            }
+            (_, Some(t), _) => writeln!(w, "since {t}")?,
+            _ => writeln!(w, "no earlier context load: every memory counts as added")?,
+        }
+        for kind in [
+            ChangeKind::Added,
+            ChangeKind::Promoted,
+            ChangeKind::Superseded,
+            ChangeKind::Expired,
+            ChangeKind::Changed,
+        ] {
+            let of_kind: Vec<_> = self.changes.iter().filter(|c| c.change == kind).collect();
+            if of_kind.is_empty() {
+                continue;
+            }
+            writeln!(w, "{} ({}):", json_word(&kind), of_kind.len())?;
+            for c in of_kind {
+                writeln!(
+                    w,
+                    "  {}  {} ({}, {}; {}{})",
+                    c.id,
+                    c.title,
+                    c.kind,
+                    c.status,
+                    c.evidence,
+                    c.at.map(|t| format!(" {t}")).unwrap_or_default()
+                )?;
+            }
+        }
+        let n = self.changes.len();
+        writeln!(
+            w,
+            "{} {} {}",
+            n,
+            plural(n, "memory", "memories"),
+            if n == 0 { "changed" } else { "in all" }
+        )
+    }
+}

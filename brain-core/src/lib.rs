@@ -54,6 +54,7 @@ pub mod review;
 pub mod schema;
 pub mod search;
 pub mod secrets;
+pub mod session;
 pub mod store;
 pub mod yaml;
 

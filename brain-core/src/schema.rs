@@ -25,6 +25,7 @@ fn generate<T: JsonSchema>(id: &str) -> Schema {
 }
 
 /// Returns every schema with its path under `schemas/`, in a fixed order.
+#[allow(clippy::too_many_lines, reason = "one entry per schema")]
 pub fn all() -> Vec<(&'static str, Schema)> {
     vec![
         (
@@ -118,6 +119,16 @@ pub fn all() -> Vec<(&'static str, Schema)> {
         (
             "output/index.schema.json",
             generate::<crate::embed::IndexReport>("output/index.schema.json"),
+        ),
+        (
+            "output/conversation-start.schema.json",
+            generate::<crate::session::ConversationStartReport>(
+                "output/conversation-start.schema.json",
+            ),
+        ),
+        (
+            "output/diff.schema.json",
+            generate::<crate::session::DiffReport>("output/diff.schema.json"),
         ),
     ]
 }

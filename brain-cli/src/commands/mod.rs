@@ -9,6 +9,8 @@ use crate::output::Output;
 mod add;
 mod approve;
 mod capture;
+mod conversation_start;
+mod diff;
 mod dismiss;
 mod extract;
 mod extract_commit;
@@ -50,6 +52,8 @@ pub(crate) enum Command {
     Extract(extract::ExtractArgs),
     ExtractCommit(extract_commit::ExtractCommitArgs),
     SuggestExtract(suggest_extract::SuggestExtractArgs),
+    ConversationStart(conversation_start::ConversationStartArgs),
+    Diff(diff::DiffArgs),
 }
 
 pub(crate) fn dispatch(
@@ -78,6 +82,8 @@ pub(crate) fn dispatch(
         Command::Extract(args) => extract::run(ctx, args, out),
         Command::ExtractCommit(args) => extract_commit::run(ctx, args, out),
         Command::SuggestExtract(args) => suggest_extract::run(ctx, args, out),
+        Command::ConversationStart(args) => conversation_start::run(ctx, args, out),
+        Command::Diff(args) => diff::run(ctx, args, out),
     }
 }
 

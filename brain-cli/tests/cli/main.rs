@@ -23,6 +23,7 @@ mod test_normalize;
 mod test_repository;
 mod test_review;
 mod test_secrets;
+mod test_session;
 
 #[test]
 fn no_forgotten_test_files() {

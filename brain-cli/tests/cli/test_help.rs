@@ -27,6 +27,8 @@ fn help_of_every_command() {
         "suggest-extract",
         "inject",
         "search",
+        "conversation-start",
+        "diff",
     ] {
         insta::assert_snapshot!(format!("help_{cmd}"), env.brain([cmd, "--help"]).success());
     }

@@ -604,3 +604,120 @@ pub fn changed_paths(root: &Path) -> Result<Vec<String>, GitError> {
     out.extend(deleted); // staged deletions
     Ok(out.into_iter().collect())
 }
+
+/// Most commits [`changed_since`] examines.
+pub const MAX_COMMITS: usize = 1_000;
+
+/// Files under `under` (a directory relative to `root`, such as `.brain`)
+/// changed after `since`, each with when it changed: by the commits
+/// reachable from `HEAD` whose committer time is after `since` (against their
+/// first parent; the newest commit's time wins), and by uncommitted changes
+/// (see [`changed_paths`]) whose file was modified after `since` (a deleted
+/// file counts with time `now`). Paths are relative to `root` and
+/// `/`-separated. Outside a repository the map is empty. At most
+/// [`MAX_COMMITS`] commits are examined.
+///
+/// # Errors
+///
+/// The repository, a commit or a tree cannot be read.
+pub fn changed_since(
+    root: &Path,
+    under: &str,
+    since: jiff::Timestamp,
+    now: jiff::Timestamp,
+) -> Result<BTreeMap<String, jiff::Timestamp>, GitError> {
+    let mut out: BTreeMap<String, jiff::Timestamp> = BTreeMap::new();
+    let Ok(repo) = gix::discover(root) else {
+        return Ok(out);
+    };
+    let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
+        return Ok(out);
+    };
+    let open_err = |e: &dyn std::fmt::Display| GitError::Open {
+        dir: root.to_path_buf(),
+        reason: e.to_string(),
+    };
+    let (root_abs, workdir_abs) = (
+        root.canonicalize().map_err(|e| open_err(&e))?,
+        workdir.canonicalize().map_err(|e| open_err(&e))?,
+    );
+    let Ok(prefix) = root_abs.strip_prefix(&workdir_abs) else {
+        return Ok(out);
+    };
+    let mut prefix = prefix.to_string_lossy().replace('\\', "/");
+    if !prefix.is_empty() {
+        prefix.push('/');
+    }
+    let wanted = format!("{prefix}{}/", under.trim_matches('/'));
+    let mut keep = |path: &str, at: jiff::Timestamp| {
+        if let Some(rel) = path.strip_prefix(&prefix)
+            && path.starts_with(&wanted)
+        {
+            let slot = out.entry(rel.to_owned()).or_insert(at);
+            *slot = (*slot).max(at);
+        }
+    };
+    if let Ok(head) = repo.head_id() {
+        use gix::revision::walk::Sorting;
+        use gix::traverse::commit::simple::CommitTimeOrder;
+        let walk = repo
+            .rev_walk([head.detach()])
+            .sorting(Sorting::ByCommitTimeCutoff {
+                order: CommitTimeOrder::NewestFirst,
+                seconds: since.as_second(),
+            })
+            .all()
+            .map_err(|e| open_err(&e))?;
+        for info in walk.take(MAX_COMMITS) {
+            let info = info.map_err(|e| open_err(&e))?;
+            let seconds = info.commit_time();
+            if seconds <= since.as_second() {
+                continue;
+            }
+            let at = jiff::Timestamp::from_second(seconds).unwrap_or(now);
+            let read = |what: &'static str| {
+                let id = info.id.to_hex().to_string();
+                move |e: gix::Error| GitError::Read {
+                    id,
+                    what,
+                    reason: reason(&e),
+                }
+            };
+            let commit = info.object().map_err(read("the commit"))?;
+            let tree = commit.tree().map_err(read("the tree"))?;
+            let parent_tree = match info.parent_ids.first() {
+                Some(parent) => Some(
+                    repo.find_commit(*parent)
+                        .map_err(read("the first parent"))?
+                        .tree()
+                        .map_err(read("the first parent's tree"))?,
+                ),
+                None => None,
+            };
+            let (raw, _) =
+                tree_changes(&repo, parent_tree.as_ref(), &tree).map_err(|e| GitError::Read {
+                    id: info.id.to_hex().to_string(),
+                    what: "the changed files",
+                    reason: e,
+                })?;
+            for change in raw {
+                keep(&change.path, at);
+            }
+        }
+    }
+    for path in changed_paths(root)? {
+        if !path.starts_with(&wanted) {
+            continue;
+        }
+        let modified = std::fs::symlink_metadata(workdir.join(&path))
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| jiff::Timestamp::try_from(t).ok());
+        match modified {
+            Some(at) if at > since => keep(&path, at.min(now)),
+            Some(_) => {}
+            None => keep(&path, now),
+        }
+    }
+    Ok(out)
+}
