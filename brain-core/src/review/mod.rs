@@ -5,16 +5,18 @@
 //! ties break on id. The pipeline:
 //!
 //! 1. **Prefilter** ([`ReviewIndex`]): an inverted index of title and summary
-//!    tokens picks the stored memories that share topic words with the
-//!    candidate (at most [`MAX_TARGETS`]), so a review costs the same at ten
-//!    thousand memories as at ten.
+//!    tokens picks the stored memories that share the rarest topic words with
+//!    the candidate (at most [`MAX_TARGETS`]), so a review costs the same at
+//!    ten thousand memories as at ten.
 //! 2. **Comparability**: same type, a status that can still be merged into or
 //!    replaced (`active`, `stale`, or another pending `candidate`; `dismissed`
 //!    memories only count as a reason to reject a repeat), and scopes
 //!    that are not disjoint (the same rule for two different places is two
 //!    memories).
 //! 3. **Evidence** ([`Evidence`]): identity, scope relation, text similarity per
-//!    field, replacement and additive wording, recency, lineage links.
+//!    field, replacement and additive wording, recency, lineage links; and,
+//!    unreported, the identifiers, code spans and measures both name, values
+//!    the candidate changes, opposite words and title qualifications.
 //! 4. **Relation** ([`Relation`]), then **decision** ([`Decision`]), in
 //!    `decide.rs`, each with a reason.
 
@@ -139,12 +141,14 @@ pub struct ReviewOutcome {
     pub evidence: Vec<Evidence>,
 }
 
-/// An inverted index of the stored memories' title and summary tokens.
+/// An inverted index of the stored memories' title and summary tokens
+/// (identifiers also by their words: `CancelFunc` is indexed as `cancelfunc`,
+/// `cancel` and `func`).
 ///
 /// Tokens are interned to numbers once; postings are lists of positions; a
-/// query counts shared tokens in a dense array. Tokens found in more than half
-/// of a large store (boilerplate words) are not counted: they cannot tell
-/// memories apart.
+/// query adds up the rarity of shared tokens in a dense array. Tokens found in
+/// more than half of a large store (boilerplate words) are not counted: they
+/// cannot tell memories apart.
 #[derive(Debug, Default)]
 pub struct ReviewIndex {
     vocabulary: std::collections::HashMap<String, u32>,
@@ -171,7 +175,7 @@ impl ReviewIndex {
             let position = u32::try_from(i).expect("fewer than 2^32 memories");
             ids.clear();
             for text in [&m.title, &m.summary] {
-                text::for_each_token(text, &mut buf, |token| {
+                text::for_each_index_token(text, &mut buf, |token| {
                     let next = u32::try_from(index.postings.len()).expect("fewer than 2^32 tokens");
                     let id = *index
                         .vocabulary
@@ -193,32 +197,45 @@ impl ReviewIndex {
         index
     }
 
-    /// Returns the positions of the memories sharing the most tokens with
-    /// `tokens`, at most `limit`, most shared first, ties by position.
+    /// Returns the positions of the memories sharing the most with `tokens`,
+    /// at most `limit`, best first, ties by position.
+    ///
+    /// A shared token counts by its rarity (inverse document frequency,
+    /// `ln(n / memories with it)`, at least a small floor): two memories that
+    /// share "cancel", "timer" and "defer" are closer than two that share
+    /// "never", "function" and "line", so a rephrased memory is found among
+    /// thousands that share only everyday words with the candidate.
     pub fn candidates(&self, tokens: &BTreeSet<String>, limit: usize) -> Vec<usize> {
-        let mut counts = vec![0u16; self.len];
+        let mut scores = vec![0f32; self.len];
         let common = if self.len > 100 {
             self.len / 2
         } else {
             usize::MAX
         };
+        #[allow(
+            clippy::cast_precision_loss,
+            reason = "store sizes are far below f32 precision limits"
+        )]
+        let n = self.len as f32;
         for t in tokens {
             if let Some(&id) = self.vocabulary.get(t) {
                 let list = &self.postings[id as usize];
                 if list.len() > common {
                     continue;
                 }
+                #[allow(clippy::cast_precision_loss, reason = "as above")]
+                let weight = (n / list.len() as f32).ln().max(0.1);
                 for &i in list {
-                    counts[i as usize] = counts[i as usize].saturating_add(1);
+                    scores[i as usize] += weight;
                 }
             }
         }
-        let mut ranked: Vec<(usize, u16)> = counts
+        let mut ranked: Vec<(usize, f32)> = scores
             .into_iter()
             .enumerate()
-            .filter(|(_, c)| *c > 0)
+            .filter(|(_, s)| *s > 0.0)
             .collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         ranked.into_iter().take(limit).map(|(i, _)| i).collect()
     }
 }
@@ -228,8 +245,13 @@ fn title_key(title: &str) -> String {
 }
 
 fn topic_tokens(m: &Memory) -> BTreeSet<String> {
-    let mut t = text::tokens(&m.title);
-    t.extend(text::tokens(&m.summary));
+    let mut buf = String::new();
+    let mut t = BTreeSet::new();
+    for text in [&m.title, &m.summary] {
+        text::for_each_index_token(text, &mut buf, |token| {
+            t.insert(token.to_owned());
+        });
+    }
     t
 }
 
@@ -262,20 +284,26 @@ impl<'a> Reviewer<'a> {
                 }
             }
         }
-        let mut scored: Vec<decide::Scored> = positions
+        // Rank by text similarity, then gather the full evidence for the
+        // closest only.
+        let mut ranked: Vec<(&Memory, decide::Closeness)> = positions
             .into_iter()
             .map(|i| self.stored[i])
             .filter(|m| comparable(candidate, m))
-            .map(|m| decide::evidence(candidate, m))
-            .filter(|s| s.evidence.scope != ScopeRelation::Disjoint)
+            .map(|m| (m, decide::closeness(candidate, m)))
+            .filter(|(_, c)| c.scope != ScopeRelation::Disjoint)
             .collect();
-        scored.sort_by(|a, b| {
-            b.evidence
-                .combined
-                .total_cmp(&a.evidence.combined)
-                .then_with(|| a.evidence.target.cmp(&b.evidence.target))
+        ranked.sort_by(|(a, x), (b, y)| {
+            y.combined
+                .total_cmp(&x.combined)
+                .then_with(|| a.id.cmp(&b.id))
         });
-        scored.truncate(5);
+        ranked.truncate(5);
+        let features = decide::Features::of(candidate);
+        let scored: Vec<decide::Scored> = ranked
+            .into_iter()
+            .map(|(m, c)| decide::evidence(candidate, &features, m, c))
+            .collect();
         decide::outcome(candidate, scored)
     }
 }

@@ -14,6 +14,11 @@ const STOPWORDS: &[&str] = &[
     "there", "these", "this", "to", "was", "we", "were", "when", "which", "with", "you", "your",
 ];
 
+/// Whether a [`stem`]med word is too common to say anything about a topic.
+pub fn is_stopword(word: &str) -> bool {
+    STOPWORDS.contains(&word)
+}
+
 /// Lowercases and stems one word.
 pub fn stem(word: &str) -> String {
     let w = word.to_lowercase();
@@ -64,6 +69,41 @@ pub fn for_each_token(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
         buf.push_str(&stem(word));
         if !STOPWORDS.contains(&buf.as_str()) {
             f(buf);
+        }
+    }
+}
+
+/// Like [`for_each_token`], and for an identifier also with its words
+/// (`CancelFunc` gives `cancelfunc`, `cancel` and `func`): the reviewer's
+/// index finds "the cancel func" from `CancelFunc`.
+pub fn for_each_index_token(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
+    for word in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        buf.clear();
+        buf.push_str(&stem(word));
+        if !STOPWORDS.contains(&buf.as_str()) {
+            f(buf);
+        }
+        // Only a word with a capital (or a non-ASCII letter) after its first
+        // letter can split.
+        if !word
+            .bytes()
+            .skip(1)
+            .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+        {
+            continue;
+        }
+        let mut parts = camel_parts(word);
+        if let (Some(first), Some(second)) = (parts.next(), parts.next()) {
+            for part in [first, second].into_iter().chain(parts) {
+                buf.clear();
+                buf.push_str(&stem(part));
+                if !STOPWORDS.contains(&buf.as_str()) {
+                    f(buf);
+                }
+            }
         }
     }
 }
@@ -134,6 +174,266 @@ pub fn find_phrases<'p>(text: &str, phrases: &[&'p str]) -> Vec<&'p str> {
         .collect()
 }
 
+/// Splits one alphanumeric run at case changes: `RestHighLevelClient` gives
+/// Rest, High, Level, Client; `HTTPServer` gives HTTP, Server; `v1beta1`,
+/// `gRPC` and `iOS` stay whole.
+fn camel_parts(run: &str) -> impl Iterator<Item = &str> {
+    let mut chars = run.char_indices();
+    let mut prev: Option<char> = None;
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= run.len() {
+            return None;
+        }
+        for (i, cur) in chars.by_ref() {
+            let Some(p) = prev.replace(cur) else {
+                continue;
+            };
+            // Not after a single leading lowercase letter: "gRPC", "iOS".
+            let camel = p.is_lowercase() && cur.is_uppercase() && run[..i].chars().nth(1).is_some();
+            // The end of an acronym before a word, not a plural: "HTTPServer",
+            // but "IDs" and "ULIDs" stay whole.
+            let acronym = p.is_uppercase() && cur.is_uppercase() && {
+                let mut after = run[i + cur.len_utf8()..].chars();
+                after.next().is_some_and(char::is_lowercase)
+                    && after.next().is_some_and(char::is_lowercase)
+            };
+            if camel || acronym {
+                let part = &run[start..i];
+                start = i;
+                return Some(part);
+            }
+        }
+        let part = &run[start..];
+        start = run.len();
+        Some(part)
+    })
+}
+
+/// Like [`words`], but identifiers are also split at case changes:
+/// `RestHighLevelClient` gives rest, high, level, client. Used to find the
+/// words of an identifier in prose ("the high-level REST client") and names
+/// in identifiers (`CancelFunc` in "the cancel func").
+pub fn code_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .flat_map(camel_parts)
+        .map(stem)
+        .collect()
+}
+
+/// Whether `needle` occurs in `hay` as a contiguous sequence.
+pub fn contains_sequence(hay: &[String], needle: &[String]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// A distinctive term of a text: an identifier or a code span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    /// As written: `context.WithTimeout`, `defer cancel()`.
+    pub text: String,
+    /// Its [`code_words`], matched against the other text's.
+    pub words: Vec<String>,
+}
+
+/// The distinctive terms of a text: code spans in backticks, and
+/// identifier-like words, those with an inner `_ . / = : +`
+/// (`traces_sample_rate`, `context.WithTimeout`, `services/search`,
+/// `U+FEFF`), an inner capital (`RestHighLevelClient`, `LaunchDarkly`),
+/// letters with digits (`worker-01`, `policy/v1`) or a capitalised part
+/// after a hyphen (`Surrogate-Key`). Plain words, acronyms and numbers are not
+/// terms: they say what a text is about, not which thing it names.
+pub fn terms(text: &str) -> Vec<Term> {
+    let mut out: Vec<Term> = Vec::new();
+    let mut push = |text: &str| {
+        let words = code_words(text);
+        if !words.is_empty() && !out.iter().any(|t| t.words == words) {
+            out.push(Term {
+                text: text.trim().to_owned(),
+                words,
+            });
+        }
+    };
+    for (i, span) in text.split('`').enumerate() {
+        if i % 2 == 1 {
+            push(span);
+        }
+    }
+    for raw in text.split(|c: char| c.is_whitespace() || c == '`') {
+        let word = raw.trim_matches(|c: char| !c.is_alphanumeric());
+        let letters = word.chars().filter(|c| c.is_alphabetic()).count();
+        if letters == 0 || word.chars().filter(|c| c.is_alphanumeric()).count() < 3 {
+            continue;
+        }
+        let inner_mark = word.contains(['_', '.', '/', '=', ':', '+']);
+        let inner_capital = word
+            .chars()
+            .zip(word.chars().skip(1))
+            .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
+        let digits = word.chars().any(|c| c.is_ascii_digit())
+            && word.chars().next().is_some_and(char::is_alphabetic);
+        let header = word
+            .split('-')
+            .skip(1)
+            .any(|part| part.chars().next().is_some_and(char::is_uppercase));
+        if inner_mark || inner_capital || digits || header {
+            push(word);
+        }
+    }
+    out
+}
+
+/// A number in a text, normalised: percentages as fractions ("10%" is 0.1),
+/// durations in seconds ("2 s", "5 minutes", "7-day"), sizes in bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Quantity {
+    /// The normalised value.
+    pub value: f64,
+    /// `s` for durations, `B` for sizes, another unit as written ("px",
+    /// "rps"), or empty.
+    pub unit: String,
+    /// The nearest topic word before the number in its clause (an
+    /// identifier's words joined by spaces): "sampled at 10%" gives `sampl`.
+    pub key: Option<String>,
+    /// That word as written: "sampled".
+    pub subject: String,
+    /// The number as written, with its unit: "10%".
+    pub text: String,
+    /// Written with a unit or a percent sign: a measure ("2 s", "10%"), not a
+    /// count or a version ("3 attempts", "Android 14").
+    pub measured: bool,
+}
+
+impl Quantity {
+    /// Whether two quantities are the same amount (a unitless number matches
+    /// any unit: "max-age=60" and "60 seconds").
+    pub fn same_amount(&self, other: &Quantity) -> bool {
+        (self.value - other.value).abs() <= 1e-9 * self.value.abs().max(1.0)
+            && (self.unit == other.unit || self.unit.is_empty() || other.unit.is_empty())
+    }
+}
+
+/// The factor and canonical unit of a unit word, if it is one.
+fn unit(word: &str) -> Option<(f64, &'static str)> {
+    Some(match word.to_lowercase().as_str() {
+        "%" | "percent" => (0.01, ""),
+        "ms" | "millisecond" | "milliseconds" => (0.001, "s"),
+        "s" | "sec" | "secs" | "second" | "seconds" => (1.0, "s"),
+        "min" | "mins" | "minute" | "minutes" => (60.0, "s"),
+        "h" | "hr" | "hrs" | "hour" | "hours" => (3600.0, "s"),
+        "d" | "day" | "days" => (86_400.0, "s"),
+        "week" | "weeks" => (604_800.0, "s"),
+        "kb" | "kib" => (1024.0, "B"),
+        "mb" | "mib" => (1_048_576.0, "B"),
+        "gb" | "gib" => (1_073_741_824.0, "B"),
+        _ => return None,
+    })
+}
+
+/// Words that cannot say what a number is about ("after 7 days", "every 30
+/// s", "at most 3").
+const QUANTITY_FILLER: &[&str] = &[
+    "about", "above", "after", "all", "around", "before", "below", "each", "every", "exactly",
+    "just", "least", "less", "more", "most", "now", "only", "over", "per", "than", "under", "up",
+    "within",
+];
+
+/// The numbers of a text with their units and what they are about.
+pub fn quantities(text: &str) -> Vec<Quantity> {
+    let mut out = Vec::new();
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return out;
+    }
+    // The word before a number, normalised when a number needs it.
+    let mut subject: Option<&str> = None;
+    let raw: Vec<&str> = text.split_whitespace().collect();
+    let mut i = 0;
+    while i < raw.len() {
+        let token = raw[i];
+        let ends_clause = token.ends_with([',', ';', ':', '.', '!', '?', ')']);
+        let word = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '%');
+        // "key=0.01" states the value of `key`.
+        let (name, number) = match word.rsplit_once('=') {
+            Some((name, value)) => (Some(name), value),
+            None => (None, word),
+        };
+        let digits_end = number
+            .char_indices()
+            .find(|&(j, c)| !(c.is_ascii_digit() || (c == '.' && j > 0)))
+            .map_or(number.len(), |(j, _)| j);
+        let digits = number[..digits_end].trim_end_matches('.');
+        if let Some(name) = name {
+            subject = Some(name).filter(|n| n.chars().any(char::is_alphanumeric));
+        }
+        if let Ok(value) = digits.parse::<f64>()
+            && number.starts_with(|c: char| c.is_ascii_digit())
+        {
+            let suffix = number[digits.len()..].trim_start_matches('-');
+            let (factor, canonical, used_next) = if suffix.is_empty() {
+                match raw
+                    .get(i + 1)
+                    .map(|n| n.trim_matches(|c: char| !c.is_alphanumeric() && c != '%'))
+                {
+                    Some(next) if !ends_clause => match unit(next) {
+                        Some((f, u)) => (f, u.to_owned(), true),
+                        None => (1.0, String::new(), false),
+                    },
+                    _ => (1.0, String::new(), false),
+                }
+            } else {
+                match unit(suffix) {
+                    Some((f, u)) => (f, u.to_owned(), false),
+                    None => (1.0, suffix.to_lowercase(), false),
+                }
+            };
+            let written = if used_next {
+                format!(
+                    "{digits} {}",
+                    raw[i + 1].trim_matches(|c: char| !c.is_alphanumeric() && c != '%')
+                )
+            } else {
+                word.rsplit('=').next().unwrap_or(word).to_owned()
+            };
+            out.push(Quantity {
+                value: value * factor,
+                unit: canonical,
+                key: subject.map(|s| code_words(s).join(" ")),
+                subject: subject.unwrap_or_default().to_owned(),
+                text: written,
+                measured: used_next || !suffix.is_empty(),
+            });
+            if used_next {
+                i += 1;
+            }
+        } else if name.is_none() && is_subject(word) {
+            subject = Some(word);
+        }
+        if ends_clause || raw[i].ends_with([',', ';', ':', '.', '!', '?', ')']) {
+            subject = None;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether a word can say what a number is about: it has letters and is
+/// not only stopwords and [`QUANTITY_FILLER`].
+fn is_subject(word: &str) -> bool {
+    let filler = |w: &str| {
+        STOPWORDS
+            .iter()
+            .chain(QUANTITY_FILLER)
+            .any(|f| f.eq_ignore_ascii_case(w))
+    };
+    if !word.chars().any(char::is_alphabetic) {
+        return false;
+    }
+    if word.chars().all(char::is_alphanumeric) {
+        return !filler(word);
+    }
+    !code_words(word).iter().all(|w| filler(w))
+}
+
 /// Wording that says a text replaces an earlier rule.
 pub const REPLACEMENT_WORDING: &[&str] = &[
     "instead of",
@@ -148,6 +448,9 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "migrate from",
     "migrated from",
     "moved away from",
+    "moved off",
+    "went from",
+    "changed from",
     "stop using",
     "stopped using",
     "in favor of",
@@ -158,6 +461,8 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "phased out",
     "decommissioned",
     "retired",
+    "gone",
+    "destroyed",
 ];
 
 /// Which side of a replacement phrase names the replaced thing.
@@ -173,9 +478,9 @@ enum Side {
 
 fn object_side(phrase: &str) -> Side {
     match phrase {
-        "not anymore" | "replaced by" | "in favor of" | "in favour of" => Side::Before,
+        "not anymore" | "replaced by" | "in favor of" | "in favour of" | "gone" => Side::Before,
         "deprecated" | "switched off" | "turned off" | "shut down" | "phased out"
-        | "decommissioned" | "retired" => Side::Both,
+        | "decommissioned" | "retired" | "destroyed" => Side::Both,
         _ => Side::After,
     }
 }
@@ -270,8 +575,9 @@ fn object_words<'w>(words: impl Iterator<Item = &'w String>) -> BTreeSet<String>
 
 /// Finds the replacement phrases of `text` and, within their clause, the
 /// words naming what they say is replaced: after "instead of", "no longer"
-/// and "replaces" (up to "to" in "switch from X to Y"), before "replaced by",
-/// on either side of "deprecated". When the side a phrase looks at names
+/// and "replaces" (up to "to" or "onto" in "switch from X to Y" and "moved
+/// off X onto Y"), before "replaced by" and "is gone", on either side of
+/// "deprecated" and "decommissioned". When the side a phrase looks at names
 /// nothing ("X is no longer needed"), the other side is used.
 pub fn replacements(text: &str) -> Vec<Replaced> {
     let needles: Vec<(&'static str, Vec<String>)> =
@@ -285,8 +591,8 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             }
             for start in (0..=clause.len() - n).filter(|&i| clause[i..i + n] == needle[..]) {
                 let mut after = &clause[start + n..];
-                if needle.last().is_some_and(|w| w == "from")
-                    && let Some(to) = after.iter().position(|w| w == "to")
+                if needle.last().is_some_and(|w| w == "from" || w == "off")
+                    && let Some(to) = after.iter().position(|w| w == "to" || w == "onto")
                 {
                     after = &after[..to];
                 }
@@ -327,24 +633,65 @@ pub const OPPOSITES: &[(&str, &str)] = &[
 ];
 
 /// Returns a pair of [`OPPOSITES`] where `a` says the first word and `b` the
-/// second, and neither says both: "run migrations before deploying" against
-/// "run migrations after deploying".
+/// second, about the same thing, and neither says both: "run migrations
+/// before deploying" against "run migrations after deploying". The same
+/// thing: the opposite words share a neighbour, the nearest topic word before
+/// or after them in their clause ("never *retry*" against "always *retry*"),
+/// so "always call the cancel func" and "never invoke the returned function"
+/// do not contradict each other.
 pub fn opposite_words(a: &str, b: &str) -> Option<(&'static str, &'static str)> {
-    let wa: BTreeSet<String> = words(a).into_iter().collect();
-    let wb: BTreeSet<String> = words(b).into_iter().collect();
+    opposite_in_clauses(&clauses(a), &clauses(b))
+}
+
+/// [`opposite_words`] on texts already split into [`clauses`].
+pub fn opposite_in_clauses(
+    ca: &[Vec<String>],
+    cb: &[Vec<String>],
+) -> Option<(&'static str, &'static str)> {
+    let wa: BTreeSet<&String> = ca.iter().flatten().collect();
+    let wb: BTreeSet<&String> = cb.iter().flatten().collect();
     OPPOSITES.iter().copied().find_map(|(x, y)| {
         let (x_stem, y_stem) = (stem(x), stem(y));
         let (ax, ay) = (wa.contains(&x_stem), wa.contains(&y_stem));
         let (bx, by) = (wb.contains(&x_stem), wb.contains(&y_stem));
-        if ax && !ay && by && !bx {
-            Some((x, y))
+        let (said, stored) = if ax && !ay && by && !bx {
+            (x, y)
         } else if ay && !ax && bx && !by {
-            Some((y, x))
+            (y, x)
         } else {
-            None
-        }
+            return None;
+        };
+        let near_a = neighbours(ca, &stem(said));
+        let near_b = neighbours(cb, &stem(stored));
+        (!near_a.is_disjoint(&near_b)).then_some((said, stored))
     })
 }
+
+/// The nearest topic word before and after each occurrence of `word` in its
+/// clause.
+fn neighbours<'c>(clauses: &'c [Vec<String>], word: &str) -> BTreeSet<&'c str> {
+    let topic =
+        |w: &&String| !STOPWORDS.contains(&w.as_str()) && !OPPOSITE_WORDS.contains(&w.as_str());
+    let mut out = BTreeSet::new();
+    for clause in clauses {
+        for (i, _) in clause.iter().enumerate().filter(|(_, w)| *w == word) {
+            out.extend(clause[..i].iter().rev().find(topic).map(String::as_str));
+            out.extend(clause[i + 1..].iter().find(topic).map(String::as_str));
+        }
+    }
+    out
+}
+
+/// Words that say when or how often, not what: skipped when looking for what
+/// an opposite word is about.
+const OPPOSITE_WORDS: &[&str] = &[
+    "always", "never", "before", "after", "not", "must", "should",
+];
+
+/// Words that negate what follows them ("don't" gives `don` and `t`).
+pub const NEGATIONS: &[&str] = &[
+    "not", "never", "no", "nor", "cannot", "don", "doesn", "isn", "aren", "won", "shouldn",
+];
 
 /// Wording that says a text adds to an earlier rule.
 pub const ADDITIVE_WORDING: &[&str] = &[
@@ -355,6 +702,7 @@ pub const ADDITIVE_WORDING: &[&str] = &[
     "furthermore",
     "extends",
     "on top of",
+    "besides",
 ];
 
 /// Wording that marks knowledge as temporary.
@@ -449,6 +797,14 @@ mod tests {
                 &[("replaced by", &[&["miss", "key"]])],
             ),
             ("Partial writes leave the ledger inconsistent.", &[]),
+            (
+                "We moved off pip-tools onto uv.",
+                &[("moved off", &[&["pip", "tool"]])],
+            ),
+            (
+                "RestHighLevelClient is gone from services/search.",
+                &[("gone", &[&["resthighlevelclient"]])],
+            ),
         ];
         for (text, expected) in cases {
             let got: Vec<(&str, Vec<BTreeSet<String>>)> = replacements(text)
@@ -470,6 +826,97 @@ mod tests {
                 vec!["done"],
             ]
         );
+    }
+
+    #[test]
+    fn identifiers_split_into_words() {
+        let cases: &[(&str, &[&str])] = &[
+            ("RestHighLevelClient", &["rest", "high", "level", "client"]),
+            ("the CancelFunc", &["the", "cancel", "func"]),
+            ("HTTPServer", &["http", "server"]),
+            ("ULIDs and IDs", &["ulid", "and", "ids"]),
+            ("gRPC and iOS", &["grpc", "and", "ios"]),
+            (
+                "v1beta1 traces_sample_rate",
+                &["v1beta1", "trace", "sample", "rate"],
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(code_words(text), *expected, "{text}");
+        }
+        let mut buf = String::new();
+        let mut tokens = Vec::new();
+        for_each_index_token("Use OkHttpClient", &mut buf, |t| tokens.push(t.to_owned()));
+        assert_eq!(tokens, ["use", "okhttpclient", "ok", "http", "client"]);
+    }
+
+    #[test]
+    fn terms_table() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "Put `defer cancel()` after context.WithTimeout.",
+                &["defer cancel()", "context.WithTimeout"],
+            ),
+            (
+                "Tag responses with Surrogate-Key; worker-01 reads traces_sample_rate=0.1",
+                &["Surrogate-Key", "worker-01", "traces_sample_rate=0.1"],
+            ),
+            (
+                "RestHighLevelClient lives in services/search",
+                &["RestHighLevelClient", "services/search"],
+            ),
+            // Plain words, hyphenated words, acronyms and numbers are not terms.
+            (
+                "Ledger rows are append-only; the API answers in 300 ms, e.g. CSV",
+                &[],
+            ),
+        ];
+        for (text, expected) in cases {
+            let got: Vec<String> = terms(text).into_iter().map(|t| t.text).collect();
+            assert_eq!(got, *expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn quantities_table() {
+        let got = |text: &str| -> Vec<(f64, String, Option<String>, bool)> {
+            quantities(text)
+                .into_iter()
+                .map(|q| (q.value, q.unit, q.key, q.measured))
+                .collect()
+        };
+        let key = |k: &str| Some(k.to_owned());
+        assert_eq!(
+            got("Sentry traces are sampled at 10%"),
+            [(0.1, String::new(), key("sampl"), true)]
+        );
+        assert_eq!(
+            got("we set autovacuum_vacuum_scale_factor=0.01; the default 0.2 is lax"),
+            [
+                (
+                    0.01,
+                    String::new(),
+                    key("autovacuum vacuum scale factor"),
+                    false
+                ),
+                (0.2, String::new(), key("default"), false),
+            ]
+        );
+        assert_eq!(
+            got("Unary calls use a 2 s deadline, pings every 5 minutes; a 7-day TTL"),
+            [
+                (2.0, "s".to_owned(), key("use"), true),
+                (300.0, "s".to_owned(), key("ping"), true),
+                (604_800.0, "s".to_owned(), None, true),
+            ]
+        );
+        assert_eq!(
+            got("plus or minus 10 % jitter"),
+            got("plus or minus 10% jitter")
+        );
+        let (a, b) = (&quantities("1%")[0], &quantities("0.01")[0]);
+        assert!(a.same_amount(b));
+        assert!(!a.same_amount(&quantities("10%")[0]));
     }
 
     #[test]
@@ -498,6 +945,11 @@ mod tests {
             (
                 "Env vars without the prefix",
                 "Vars prefixed with VITE_",
+                None,
+            ),
+            (
+                "Always call the cancel func returned by WithTimeout",
+                "If you never invoke the returned function, the timer leaks",
                 None,
             ),
         ];

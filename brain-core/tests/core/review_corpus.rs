@@ -4,9 +4,15 @@
 //! A case is right when the decision matches and, for merge, supersede and
 //! reject, the first target is the labelled stored memory (and the relation,
 //! when the case names one). An outcome is *unsafe* when the reviewer merges or
-//! supersedes while the truth is a distinct memory: the expected decision is
+//! supersedes while the truth is a distinct memory (the expected decision is
 //! accept or reject, or the memory it folds into or replaces is not the
-//! labelled one.
+//! labelled one), or when it merges a replacement into what it replaces (the
+//! expected decision is supersede): folding "use uv" into "use pip-tools", or
+//! "1 %" into "10 %", makes a memory that contradicts itself.
+//!
+//! The table is printed per class and per corpus file, and per class for each
+//! held-out file (`blind-round-*.yaml`), which shows how the rules generalise;
+//! `REVIEW_CORPUS_ALL=1` prints every outcome, not only the wrong ones.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -220,12 +226,16 @@ impl Verdict {
                 || self.outcome.targets.first() == self.expected_target.as_ref())
     }
 
-    /// Merges or supersedes although the truth is a distinct memory.
+    /// Merges or supersedes although the truth is a distinct memory, or
+    /// merges a replacement into the memory it replaces.
     fn unsafe_outcome(&self) -> bool {
-        let folds = matches!(self.decision().as_str(), "merge" | "supersede");
-        folds
+        let decision = self.decision();
+        let folds = matches!(decision.as_str(), "merge" | "supersede");
+        let distinct = folds
             && (matches!(self.expected.as_str(), "accept" | "reject")
-                || self.outcome.targets.first() != self.expected_target.as_ref())
+                || self.outcome.targets.first() != self.expected_target.as_ref());
+        let merges_replacement = decision == "merge" && self.expected == "supersede";
+        distinct || merges_replacement
     }
 
     fn describe(&self) -> String {
@@ -303,6 +313,34 @@ fn percent(right: usize, total: usize) -> f64 {
     100.0 * right as f64 / total as f64
 }
 
+/// Prints cases, right, unsafe and accuracy per `key`, and the total.
+#[allow(clippy::print_stdout, reason = "the table is the test's report")]
+fn print_table<'v>(
+    heading: &str,
+    verdicts: impl Iterator<Item = &'v Verdict>,
+    key: impl Fn(&'v Verdict) -> &'v str,
+) {
+    let mut table: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
+    let mut all = (0, 0, 0);
+    for v in verdicts {
+        for row in [table.entry(key(v)).or_default(), &mut all] {
+            row.0 += 1;
+            row.1 += usize::from(v.right());
+            row.2 += usize::from(v.unsafe_outcome());
+        }
+    }
+    println!(
+        "{heading:<24} {:>6} {:>6} {:>7} {:>9}",
+        "cases", "right", "unsafe", "accuracy"
+    );
+    for (name, (n, ok, bad)) in table.iter().chain([(&"total", &all)]) {
+        println!(
+            "{name:<24} {n:>6} {ok:>6} {bad:>7} {:>8.1}%",
+            percent(*ok, *n)
+        );
+    }
+}
+
 #[test]
 fn reviewer_accuracy_on_the_labelled_corpus() {
     let corpus = load_corpus();
@@ -327,34 +365,29 @@ fn reviewer_accuracy_on_the_labelled_corpus() {
         .map(|(file, case)| review(file, &case))
         .collect();
 
-    // Per-class table: cases, right, unsafe, accuracy.
-    let mut table: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
-    for v in &verdicts {
-        let row = table.entry(v.class.as_str()).or_default();
-        row.0 += 1;
-        row.1 += usize::from(v.right());
-        row.2 += usize::from(v.unsafe_outcome());
-    }
     let total = verdicts.len();
     let right = verdicts.iter().filter(|v| v.right()).count();
-    let unsafe_count = verdicts.iter().filter(|v| v.unsafe_outcome()).count();
     let accuracy = percent(right, total);
     println!("\nreview corpus: {total} cases");
-    println!(
-        "{:<20} {:>6} {:>6} {:>7} {:>9}",
-        "class", "cases", "right", "unsafe", "accuracy"
-    );
-    for (class, (n, ok, bad)) in &table {
-        println!(
-            "{class:<20} {n:>6} {ok:>6} {bad:>7} {:>8.1}%",
-            percent(*ok, *n)
-        );
+    print_table("class", verdicts.iter(), |v| v.class.as_str());
+    print_table("file", verdicts.iter(), |v| v.file.as_str());
+    // Held-out files, written without reading the reviewer, on their own.
+    let files: BTreeSet<&str> = verdicts.iter().map(|v| v.file.as_str()).collect();
+    for file in files.into_iter().filter(|f| f.starts_with("blind-")) {
+        println!("\n{file}:");
+        print_table("class", verdicts.iter().filter(|v| v.file == file), |v| {
+            v.class.as_str()
+        });
     }
-    println!(
-        "{:<20} {total:>6} {right:>6} {unsafe_count:>7} {accuracy:>8.1}%",
-        "total"
-    );
 
+    // REVIEW_CORPUS_ALL=1 prints every outcome, not only the wrong ones.
+    if std::env::var_os("REVIEW_CORPUS_ALL").is_some() {
+        println!("\nall cases:");
+        for v in &verdicts {
+            let mark = if v.right() { "ok" } else { "WRONG" };
+            println!("{mark} {}", v.describe());
+        }
+    }
     let wrong: Vec<&Verdict> = verdicts.iter().filter(|v| !v.right()).collect();
     if !wrong.is_empty() {
         println!("\nwrong cases ({}):", wrong.len());
@@ -375,7 +408,7 @@ fn reviewer_accuracy_on_the_labelled_corpus() {
         .collect();
     assert!(
         unsafe_cases.is_empty(),
-        "{} unsafe outcomes (merge or supersede of a distinct memory):\n{}",
+        "{} unsafe outcomes (merge or supersede of a distinct memory, or merge of a replacement):\n{}",
         unsafe_cases.len(),
         unsafe_cases.join("\n")
     );
