@@ -307,31 +307,72 @@ pub fn rank<'a>(
 }
 
 /// Weighted frequencies of `terms` in `m`, and its weighted length.
+///
+/// The length counts every word (runs of letters and digits) by field
+/// weight, without stemming, so it costs a scan. Frequencies need stemmed
+/// tokens, which cost far more; they are only computed when some term occurs
+/// in the text at all. A term is a stem and a stem is a prefix of the
+/// lowercased word, so a case-insensitive substring test never misses one.
 fn term_stats(m: &Memory, terms: &[String]) -> (Vec<f64>, f64) {
     let mut tf = vec![0.0; terms.len()];
     let mut len = 0.0;
+    let fields = fields(m);
+    for (text, weight) in &fields {
+        len += weight * count_words(text);
+    }
+    let any = terms
+        .iter()
+        .any(|t| fields.iter().any(|(text, _)| contains_ignore_case(text, t)));
+    if !any {
+        return (tf, len);
+    }
     let mut buf = String::new();
-    let mut field = |text: &str, weight: f64| {
+    for (text, weight) in &fields {
         for_each_token(text, &mut buf, |t| {
-            len += weight;
             if let Some(i) = terms.iter().position(|q| q == t) {
                 tf[i] += weight;
             }
         });
-    };
-    field(&m.title, TITLE);
-    for tag in &m.tags {
-        field(tag, TAGS);
     }
-    field(&m.summary, SUMMARY);
-    for p in &m.scope.paths {
-        field(p, SCOPE);
-    }
-    for md in &m.scope.modules {
-        field(md, SCOPE);
-    }
-    field(&m.detail, DETAIL);
     (tf, len)
+}
+
+/// The texts BM25F reads, with their weights.
+fn fields(m: &Memory) -> Vec<(&str, f64)> {
+    let mut out = Vec::with_capacity(4 + m.tags.len() + m.scope.paths.len());
+    out.push((m.title.as_str(), TITLE));
+    out.extend(m.tags.iter().map(|t| (t.as_str(), TAGS)));
+    out.push((m.summary.as_str(), SUMMARY));
+    out.extend(m.scope.paths.iter().map(|p| (p.as_str(), SCOPE)));
+    out.extend(m.scope.modules.iter().map(|p| (p.as_str(), SCOPE)));
+    out.push((m.detail.as_str(), DETAIL));
+    out
+}
+
+/// Runs of letters and digits.
+fn count_words(text: &str) -> f64 {
+    let mut n = 0u32;
+    let mut in_word = false;
+    for c in text.chars() {
+        let w = c.is_alphanumeric();
+        if w && !in_word {
+            n += 1;
+        }
+        in_word = w;
+    }
+    f64::from(n)
+}
+
+/// Whether `needle` (lowercase) occurs in `haystack`, ignoring ASCII case.
+fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    if n.is_empty() || n.len() > h.len() {
+        return n.is_empty();
+    }
+    if !needle.is_ascii() {
+        return haystack.to_lowercase().contains(needle);
+    }
+    h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
 }
 
 /// Directory names and file stems too generic to say what a path is about.
