@@ -144,6 +144,10 @@ fn task_paths(
     }
 }
 
+/// Most memories a read command embeds through a remote provider before it
+/// gives up on embeddings for this run.
+const MAX_EMBED_ON_READ: usize = 64;
+
 /// Vectors for ranking: the memories' (from the cache, embedding what is
 /// missing) and the query's. Any provider failure degrades to lexical
 /// ranking with a warning, never a failed command.
@@ -189,6 +193,25 @@ fn vectors_for(
     let (mut cache, warnings) = store.load_vectors(&id);
     for w in warnings {
         out.warn(w)?;
+    }
+    // A remote provider embeds a whole store slowly: a read command only
+    // fills small gaps and otherwise asks for `brain index`.
+    if id.provider != "hash" {
+        let missing = memories
+            .iter()
+            .filter(|m| {
+                cache
+                    .get(&embed::content_hash(&embed::memory_text(m)))
+                    .is_none()
+            })
+            .count();
+        if missing > MAX_EMBED_ON_READ {
+            let reason = format!(
+                "{missing} memories have no cached vectors; run `brain index` to embed them"
+            );
+            out.warn(format_args!("{reason}; ranking by words only"))?;
+            return Ok(fallback(reason));
+        }
     }
     let batch = usize::try_from(config.batch_size.max(1)).unwrap_or(usize::MAX);
     let outcome = embed::embed_memories(

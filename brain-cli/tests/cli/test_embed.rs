@@ -512,3 +512,33 @@ fn search_uses_served_vectors_and_inject_falls_back_when_the_server_stops() {
     assert!(json["embedding"]["fallback_reason"].is_string(), "{json}");
     assert!(!json["selected"].as_array().unwrap().is_empty(), "{json}");
 }
+
+#[test]
+fn a_read_does_not_embed_a_whole_store_through_a_remote_provider() {
+    let env = TestEnv::example();
+    for i in 0..70 {
+        env.brain([
+            "add",
+            "--type",
+            "convention",
+            "--status",
+            "active",
+            "--title",
+            &format!("Ledger rule number {i} for reconciliation"),
+            "--summary",
+            &format!("Reconciliation rule {i} applies to the ledger export."),
+        ])
+        .success();
+    }
+    let server = serve(Plan::RateLimitedOnce);
+    set_embedding(&env, &openai_config(&server.base, ""));
+    let (json, out) = env.brain_json("inject", &["inject", "--task", "ledger reconciliation"]);
+    assert_eq!(out.status, 0, "{out}");
+    assert!(out.stderr.contains("run `brain index`"), "{out}");
+    assert!(json["embedding"]["fallback_reason"].is_string(), "{json}");
+    assert!(server.seen.lock().unwrap().is_empty(), "nothing was sent");
+    // After `brain index`, the same read uses the served vectors.
+    env.brain(["index"]).success();
+    let (json, _) = env.brain_json("inject", &["inject", "--task", "ledger reconciliation"]);
+    assert!(json["embedding"]["provider"].is_string(), "{json}");
+}
