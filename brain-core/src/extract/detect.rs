@@ -19,6 +19,9 @@ const CHATTER: &[&str] = &[
 
 /// Openings of an action log line.
 const ACTIONS: &[&str] = &[
+    "done",
+    "all tests pass",
+    "tests pass",
     "ran",
     "run",
     "fixed typo",
@@ -161,6 +164,10 @@ mod tests {
                 Some(RejectReason::TemporaryNoise),
             ),
             ("Use tabs.", Some(RejectReason::LowInformation)),
+            (
+                "Done; all tests pass now (3 failed before, 46 passed after).",
+                Some(RejectReason::ActionLog),
+            ),
             (
                 "Renamed the column to `amount_cents` because floats lost cents on refunds.",
                 None,
