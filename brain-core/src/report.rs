@@ -183,34 +183,36 @@ pub fn find_memory<'a>(
     catalog: &'a Catalog,
     query: &str,
 ) -> Result<&'a Loaded<Memory>, LookupError> {
+    find_id(catalog.memories.iter().map(|l| &l.record.id), query).map(|i| &catalog.memories[i])
+}
+
+/// Position of the id equal to `query`, else of the only id starting with
+/// it, among `ids`.
+pub fn find_id<'a>(
+    ids: impl Iterator<Item = &'a MemoryId> + Clone,
+    query: &str,
+) -> Result<usize, LookupError> {
     let query = query.trim();
-    if let Some(exact) = catalog
-        .memories
-        .iter()
-        .find(|l| l.record.id.as_str() == query)
-    {
+    if let Some(exact) = ids.clone().position(|id| id.as_str() == query) {
         return Ok(exact);
     }
-    let mut matches: Vec<&Loaded<Memory>> = catalog
-        .memories
-        .iter()
-        .filter(|l| !query.is_empty() && l.record.id.as_str().starts_with(query))
+    let mut matches: Vec<(usize, &MemoryId)> = ids
+        .clone()
+        .enumerate()
+        .filter(|(_, id)| !query.is_empty() && id.as_str().starts_with(query))
         .collect();
     match matches.len() {
         0 => Err(LookupError::NotFound {
             query: query.to_owned(),
-            suggestion: crate::model::closest(
-                query,
-                catalog.memories.iter().map(|l| l.record.id.as_str()),
-            ),
+            suggestion: crate::model::closest(query, ids.map(MemoryId::as_str)),
         }),
-        1 => Ok(matches.remove(0)),
+        1 => Ok(matches.remove(0).0),
         _ => {
-            let mut ids: Vec<String> = matches.iter().map(|l| l.record.id.to_string()).collect();
-            ids.sort();
+            let mut found: Vec<String> = matches.iter().map(|(_, id)| id.to_string()).collect();
+            found.sort();
             Err(LookupError::Ambiguous {
                 query: query.to_owned(),
-                matches: ids,
+                matches: found,
             })
         }
     }

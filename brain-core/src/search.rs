@@ -14,6 +14,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::inject::EmbeddingUse;
+use crate::inject::index::Index;
 use crate::inject::rank::{self, Query};
 use crate::model::{Memory, MemoryId, MemoryType, Status};
 use crate::review::text::stem;
@@ -112,7 +113,7 @@ struct Fused {
     cosine: Option<f64>,
 }
 
-/// Runs a search (pure).
+/// Runs a search over memories held in memory (pure); see [`search_in`].
 #[allow(
     clippy::implicit_hasher,
     reason = "ids use the default hasher throughout"
@@ -124,10 +125,37 @@ pub fn search(
     vectors: Option<&HashMap<MemoryId, Vec<f32>>>,
     embedding: EmbeddingUse,
 ) -> SearchReport {
-    let pool: Vec<&Memory> = memories
-        .iter()
-        .copied()
-        .filter(|m| {
+    let index = Index::of_memories(memories);
+    let aligned = vectors.map(|v| crate::inject::aligned_vectors(&index, v));
+    search_in(
+        &index,
+        request,
+        now,
+        aligned.as_deref(),
+        embedding,
+        &mut |i| Some(memories[i].clone()),
+    )
+}
+
+/// Runs a search over an index of the store (pure). `index.postings` must
+/// hold the query's terms; `vectors`, when given, is aligned with
+/// `index.docs`; `fetch` returns the full memory at a position and is called
+/// only for the hits shown (for their snippets).
+#[allow(
+    clippy::too_many_lines,
+    reason = "filter, two rankings, fusion, hits: one pass each"
+)]
+pub fn search_in(
+    index: &Index,
+    request: &Request<'_>,
+    now: Timestamp,
+    vectors: Option<&[Option<&[f32]>]>,
+    embedding: EmbeddingUse,
+    fetch: &mut dyn FnMut(usize) -> Option<Memory>,
+) -> SearchReport {
+    let pool: Vec<usize> = (0..index.docs.len())
+        .filter(|&i| {
+            let m = &index.docs[i];
             let status_ok = if request.all {
                 true
             } else if request.statuses.is_empty() {
@@ -148,7 +176,7 @@ pub fn search(
         embedding: request.embedding,
         ..Query::default()
     };
-    let scored = rank::rank(&pool, &query, now, vectors, &HashMap::new());
+    let scored = rank::rank(index, &pool, &query, now, vectors, &HashMap::new());
     let mut lexical: Vec<(usize, f64)> = scored
         .iter()
         .enumerate()
@@ -161,8 +189,7 @@ pub fn search(
             .iter()
             .enumerate()
             .filter_map(|(i, s)| {
-                v.get(&s.memory.id)
-                    .map(|vec| (i, f64::from(crate::embed::cosine(q, vec))))
+                v[s.position].map(|vec| (i, f64::from(crate::embed::cosine(q, vec))))
             })
             .filter(|(_, c)| *c > 0.2)
             .collect(),
@@ -191,7 +218,7 @@ pub fn search(
     order.sort_by(|a, b| {
         b.1.score
             .total_cmp(&a.1.score)
-            .then_with(|| scored[a.0].memory.id.cmp(&scored[b.0].memory.id))
+            .then_with(|| scored[a.0].doc.id.cmp(&scored[b.0].doc.id))
     });
     let total = order.len();
     let hits = order
@@ -199,18 +226,21 @@ pub fn search(
         .take(request.limit.max(1))
         .map(|(i, f)| {
             let s = &scored[i];
+            let snippet = fetch(s.position)
+                .map(|m| snippet(&m, &s.matched_terms))
+                .unwrap_or_default();
             Hit {
-                id: s.memory.id.clone(),
-                kind: s.memory.kind,
-                status: s.memory.status,
-                title: s.memory.title.clone(),
+                id: s.doc.id.clone(),
+                kind: s.doc.kind,
+                status: s.doc.status,
+                title: s.doc.title.clone(),
                 score: (f.score * 1e6).round() / 1e6,
                 lexical_rank: f.lexical_rank,
                 semantic_rank: f.semantic_rank,
                 bm25: (s.components.bm25 * 1e4).round() / 1e4,
                 cosine: f.cosine.map(|c| (c * 1e4).round() / 1e4),
                 matched_terms: s.matched_terms.clone(),
-                snippet: snippet(s.memory, &s.matched_terms),
+                snippet,
             }
         })
         .collect();

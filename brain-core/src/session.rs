@@ -651,8 +651,8 @@ pub struct Plan {
 /// Vectors for ranking the context, as `inject` uses them.
 #[derive(Clone, Debug, Default)]
 pub struct ContextVectors<'a> {
-    /// The memories' vectors.
-    pub memories: Option<&'a HashMap<MemoryId, Vec<f32>>>,
+    /// The memories' vectors, aligned with the index's documents.
+    pub memories: Option<&'a [Option<&'a [f32]>]>,
     /// The task's vector.
     pub query: Option<&'a [f32]>,
     /// Which provider was used, or why none.
@@ -793,7 +793,7 @@ impl crate::Brain {
     /// cannot be written is returned as a warning.
     pub fn conversation_start(
         &self,
-        catalog: &Catalog,
+        index: &crate::inject::index::Index,
         request: &StartRequest<'_>,
         plan: Plan,
         now: Timestamp,
@@ -807,7 +807,6 @@ impl crate::Brain {
         let context = layer.map(|layer| {
             let entries: Vec<Entry> = self.activity_log().into_iter().map(|(e, _)| e).collect();
             let usage = activity::usage(&entries);
-            let memories: Vec<&Memory> = catalog.memories.iter().map(|l| &l.record).collect();
             let inject_request = inject::Request {
                 task: request.task,
                 paths: request.paths,
@@ -818,8 +817,14 @@ impl crate::Brain {
                 budget: request.budget,
                 embedding: vectors.query,
             };
-            let selection =
-                inject::select(&memories, &inject_request, now, vectors.memories, &usage);
+            let selection = inject::select_in(
+                index,
+                &inject_request,
+                now,
+                vectors.memories,
+                &usage,
+                &mut |i| self.store().read_memory(&index.docs[i].path).ok(),
+            );
             InjectReport {
                 version: inject::BLOCK_VERSION,
                 task: request.task.map(str::to_owned),

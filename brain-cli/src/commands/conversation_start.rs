@@ -76,33 +76,35 @@ pub(crate) fn run(
     for w in warnings {
         out.warn(w)?;
     }
+    let terms = brain_core::inject::rank::query_terms(args.task.as_deref());
+    let store_index = super::load_index(&brain, &terms, out)?;
+    let index = &store_index.index;
     let vectors = if plan.decision == brain_core::session::Decision::Skip {
         None
     } else {
-        let pool: Vec<&brain_core::model::Memory> = catalog
-            .memories
-            .iter()
-            .map(|l| &l.record)
-            .filter(|m| m.eligible(ctx.now()) || m.lineage.superseded_by.is_some())
+        let pool: Vec<usize> = (0..index.docs.len())
+            .filter(|&i| index.docs[i].in_pool(ctx.now()))
             .collect();
         Some(super::vectors_for(
             ctx,
             &brain,
+            index,
             &pool,
             args.task.as_deref(),
             out,
         )?)
     };
+    let aligned = vectors.as_ref().and_then(|v| v.aligned(index));
     let context_vectors =
         vectors
             .as_ref()
             .map_or_else(ContextVectors::default, |v| ContextVectors {
-                memories: v.memories.as_ref(),
+                memories: aligned.as_deref(),
                 query: v.query.as_deref(),
                 used: v.used.clone(),
             });
     let (report, warning) =
-        brain.conversation_start(&catalog, &request, plan, ctx.now(), &context_vectors);
+        brain.conversation_start(index, &request, plan, ctx.now(), &context_vectors);
     if let Some(w) = warning {
         out.warn(w)?;
     }

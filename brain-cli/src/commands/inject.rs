@@ -66,11 +66,16 @@ pub(crate) fn run(
     out: &mut Output<'_>,
 ) -> Result<ExitStatus, CliError> {
     let brain = super::open(ctx, out)?;
-    let catalog = super::load(&brain, out)?;
+    let terms = brain_core::inject::rank::query_terms(args.task.as_deref());
+    let store_index = super::load_index(&brain, &terms, out)?;
+    let index = &store_index.index;
     let ids = args
         .ids
         .iter()
-        .map(|q| brain_core::report::find_memory(&catalog, q).map(|l| l.record.id.clone()))
+        .map(|q| {
+            brain_core::report::find_id(index.docs.iter().map(|d| &d.id), q)
+                .map(|i| index.docs[i].id.clone())
+        })
         .collect::<Result<Vec<MemoryId>, _>>()?;
     let (paths, path_source) = super::task_paths(ctx, &args.paths, out)?;
     let budget = args
@@ -79,13 +84,11 @@ pub(crate) fn run(
     if budget < brain_core::inject::MIN_BUDGET {
         return Err(CliError::user(BudgetTooSmall(budget)));
     }
-    let pool: Vec<&brain_core::model::Memory> = catalog
-        .memories
-        .iter()
-        .map(|l| &l.record)
-        .filter(|m| m.eligible(ctx.now()) || m.lineage.superseded_by.is_some())
+    let pool: Vec<usize> = (0..index.docs.len())
+        .filter(|&i| index.docs[i].in_pool(ctx.now()))
         .collect();
-    let vectors = super::vectors_for(ctx, &brain, &pool, args.task.as_deref(), out)?;
+    let vectors = super::vectors_for(ctx, &brain, index, &pool, args.task.as_deref(), out)?;
+    let aligned = vectors.aligned(index);
     let request = Request {
         task: args.task.as_deref(),
         paths: &paths,
@@ -101,10 +104,10 @@ pub(crate) fn run(
         embedding: vectors.query.as_deref(),
     };
     let (report, warning) = brain.inject(
-        &catalog,
+        index,
         &request,
         ctx.now(),
-        vectors.memories.as_ref(),
+        aligned.as_deref(),
         vectors.used.clone(),
     );
     if let Some(w) = warning {

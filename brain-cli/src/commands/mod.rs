@@ -148,34 +148,67 @@ fn task_paths(
 /// gives up on embeddings for this run.
 const MAX_EMBED_ON_READ: usize = 64;
 
+/// Loads the store's retrieval index with the postings of `terms`, and
+/// warns about skipped files and cache trouble.
+fn load_index(
+    brain: &brain_core::Brain,
+    terms: &[String],
+    out: &mut Output<'_>,
+) -> Result<brain_core::store::StoreIndex, CliError> {
+    let mut index = brain.store().load_index();
+    for w in &index.warnings {
+        out.warn(w)?;
+    }
+    out.warn_skipped(&index.problems)?;
+    index.load_terms(terms)?;
+    Ok(index)
+}
+
 /// Vectors for ranking: the memories' (from the cache, embedding what is
 /// missing) and the query's. Any provider failure degrades to lexical
 /// ranking with a warning, never a failed command.
 struct Vectors {
-    memories: Option<std::collections::HashMap<brain_core::model::MemoryId, Vec<f32>>>,
+    cache: Option<brain_core::embed::VectorCache>,
     query: Option<Vec<f32>>,
     used: brain_core::inject::EmbeddingUse,
 }
 
+impl Vectors {
+    /// No vectors, and why.
+    fn none(reason: String) -> Vectors {
+        Vectors {
+            cache: None,
+            query: None,
+            used: brain_core::inject::EmbeddingUse {
+                provider: None,
+                fallback_reason: Some(reason),
+            },
+        }
+    }
+
+    /// The vectors of `index.docs`, in order, when embeddings are in use.
+    fn aligned<'a>(
+        &'a self,
+        index: &brain_core::inject::index::Index,
+    ) -> Option<Vec<Option<&'a [f32]>>> {
+        let cache = self.cache.as_ref()?;
+        self.query.as_ref()?;
+        Some(index.docs.iter().map(|d| cache.get(&d.text_hash)).collect())
+    }
+}
+
+/// Embeds what `pool` (positions in `index.docs`) lacks, and the query.
 fn vectors_for(
     ctx: &Context,
     brain: &brain_core::Brain,
-    memories: &[&brain_core::model::Memory],
+    index: &brain_core::inject::index::Index,
+    pool: &[usize],
     query: Option<&str>,
     out: &mut Output<'_>,
 ) -> Result<Vectors, CliError> {
     use brain_core::embed;
-    use brain_core::inject::EmbeddingUse;
-    let fallback = |reason: String| Vectors {
-        memories: None,
-        query: None,
-        used: EmbeddingUse {
-            provider: None,
-            fallback_reason: Some(reason),
-        },
-    };
     let Some(query) = query.filter(|q| !q.trim().is_empty()) else {
-        return Ok(fallback("no task to embed".to_owned()));
+        return Ok(Vectors::none("no task to embed".to_owned()));
     };
     let store = brain.store();
     let config = &store.config().embedding;
@@ -186,7 +219,7 @@ fn vectors_for(
             out.warn(format_args!(
                 "embeddings unavailable ({reason}); ranking by words only"
             ))?;
-            return Ok(fallback(reason));
+            return Ok(Vectors::none(reason));
         }
     };
     let id = embedder.id();
@@ -194,33 +227,36 @@ fn vectors_for(
     for w in warnings {
         out.warn(w)?;
     }
+    let mut seen = std::collections::HashSet::new();
+    let missing: Vec<usize> = pool
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let hash = &index.docs[i].text_hash;
+            cache.get(hash).is_none() && seen.insert(*hash)
+        })
+        .collect();
     // A remote provider embeds a whole store slowly: a read command only
     // fills small gaps and otherwise asks for `brain index`.
-    if id.provider != "hash" {
-        let missing = memories
-            .iter()
-            .filter(|m| {
-                cache
-                    .get(&embed::content_hash(&embed::memory_text(m)))
-                    .is_none()
-            })
-            .count();
-        if missing > MAX_EMBED_ON_READ {
-            let reason = format!(
-                "{missing} memories have no cached vectors; run `brain index` to embed them"
-            );
-            out.warn(format_args!("{reason}; ranking by words only"))?;
-            return Ok(fallback(reason));
+    if id.provider != "hash" && missing.len() > MAX_EMBED_ON_READ {
+        let reason = format!(
+            "{} memories have no cached vectors; run `brain index` to embed them",
+            missing.len()
+        );
+        out.warn(format_args!("{reason}; ranking by words only"))?;
+        return Ok(Vectors::none(reason));
+    }
+    let mut fetched = Vec::with_capacity(missing.len());
+    for &i in &missing {
+        match store.read_memory(&index.docs[i].path) {
+            Ok(m) => fetched.push(m),
+            Err(p) => out.warn(format_args!("cannot embed `{}`: {}", p.path, p.message))?,
         }
     }
+    let refs: Vec<&brain_core::model::Memory> = fetched.iter().collect();
     let batch = usize::try_from(config.batch_size.max(1)).unwrap_or(usize::MAX);
-    let outcome = embed::embed_memories(
-        memories,
-        embedder.as_ref(),
-        &mut cache,
-        batch,
-        &mut |_, _| {},
-    );
+    let outcome =
+        embed::embed_memories(&refs, embedder.as_ref(), &mut cache, batch, &mut |_, _| {});
     let query_vector = outcome
         .as_ref()
         .ok()
@@ -233,10 +269,10 @@ fn vectors_for(
         }
     }
     match (outcome, query_vector) {
-        (Ok(e), Ok(Some(mut q))) if !q.is_empty() => Ok(Vectors {
-            memories: Some(e.vectors),
+        (Ok(_), Ok(Some(mut q))) if !q.is_empty() => Ok(Vectors {
+            cache: Some(cache),
             query: Some(q.swap_remove(0)),
-            used: EmbeddingUse {
+            used: brain_core::inject::EmbeddingUse {
                 provider: Some(id.key()),
                 fallback_reason: None,
             },
@@ -245,8 +281,8 @@ fn vectors_for(
             out.warn(format_args!(
                 "embedding provider failed ({err}); ranking by words only"
             ))?;
-            Ok(fallback(err.to_string()))
+            Ok(Vectors::none(err.to_string()))
         }
-        _ => Ok(fallback("the provider returned no vector".to_owned())),
+        _ => Ok(Vectors::none("the provider returned no vector".to_owned())),
     }
 }

@@ -1,7 +1,7 @@
 //! `brain search`: hybrid lexical and semantic search.
 
 use brain_core::inject::EmbeddingUse;
-use brain_core::model::{Memory, MemoryType, Status};
+use brain_core::model::{MemoryType, Status};
 use brain_core::search::{self, Mode, Request};
 
 use crate::context::Context;
@@ -49,8 +49,9 @@ pub(crate) fn run(
     out: &mut Output<'_>,
 ) -> Result<ExitStatus, CliError> {
     let brain = super::open(ctx, out)?;
-    let catalog = super::load(&brain, out)?;
-    let memories: Vec<&Memory> = catalog.memories.iter().map(|l| &l.record).collect();
+    let terms = brain_core::inject::rank::query_terms(Some(&args.query));
+    let store_index = super::load_index(&brain, &terms, out)?;
+    let index = &store_index.index;
     let mode = if args.lexical_only {
         Mode::Lexical
     } else if args.semantic_only {
@@ -59,14 +60,17 @@ pub(crate) fn run(
         Mode::Hybrid
     };
     let vectors = if mode == Mode::Lexical {
-        super::Vectors {
-            memories: None,
-            query: None,
-            used: EmbeddingUse::default(),
-        }
+        super::Vectors::none(String::new())
     } else {
-        super::vectors_for(ctx, &brain, &memories, Some(&args.query), out)?
+        let pool: Vec<usize> = (0..index.docs.len()).collect();
+        super::vectors_for(ctx, &brain, index, &pool, Some(&args.query), out)?
     };
+    let used = if mode == Mode::Lexical {
+        EmbeddingUse::default()
+    } else {
+        vectors.used.clone()
+    };
+    let aligned = vectors.aligned(index);
     let request = Request {
         query: &args.query,
         types: &args.types,
@@ -77,12 +81,13 @@ pub(crate) fn run(
         mode,
         embedding: vectors.query.as_deref(),
     };
-    let report = search::search(
-        &memories,
+    let report = search::search_in(
+        index,
         &request,
         ctx.now(),
-        vectors.memories.as_ref(),
-        vectors.used.clone(),
+        aligned.as_deref(),
+        used,
+        &mut |i| brain.store().read_memory(&index.docs[i].path).ok(),
     );
     out.emit(&report)?;
     Ok(ExitStatus::Success)

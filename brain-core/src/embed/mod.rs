@@ -27,6 +27,7 @@ mod hash;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::path::PathBuf;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -229,6 +230,14 @@ pub enum EmbedError {
         provider: String,
         /// The cargo feature that adds it.
         feature: String,
+    },
+    /// A local model's directory or one of its files is missing or unusable.
+    #[error("cannot load the embedding model from `{}`: {message}", path.display())]
+    Model {
+        /// The directory or file at fault.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
     },
     /// The configuration cannot work.
     #[error("{0}")]
@@ -454,7 +463,7 @@ pub fn embed_memories(
         check_vectors(&vectors, inputs.len(), id.dimensions)?;
         for ((hash, _), mut v) in batch.iter().zip(vectors) {
             normalize(&mut v);
-            cache.insert(*hash, v)?;
+            cache.insert(*hash, &v)?;
         }
         done += batch.len();
         progress(done, total);

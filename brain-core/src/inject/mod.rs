@@ -13,6 +13,7 @@
 //!    layer asked for (`index`, `summary`, `full`). The whole block, markers
 //!    included, never exceeds the budget.
 
+pub mod index;
 pub mod rank;
 
 use std::collections::HashMap;
@@ -24,6 +25,7 @@ use serde::Serialize;
 
 use crate::model::{Memory, MemoryId, MemoryType};
 use crate::review::text::similarity;
+use index::Index;
 use rank::{Components, Query, Scored};
 
 /// Version of the block format; the marker carries it.
@@ -116,6 +118,8 @@ pub enum MissReason {
     NearDuplicate,
     /// The block already holds the most memories it may.
     Limit,
+    /// Its file could no longer be read when the block was built.
+    Unreadable,
 }
 
 /// A memory left out.
@@ -158,11 +162,11 @@ pub fn tokens(text: &str) -> usize {
 }
 
 /// Chooses and renders the memories for `request` from `memories` (all of
-/// the store; eligibility is checked here).
+/// the store; eligibility is checked here). Builds the index in memory; see
+/// [`select_in`].
 #[allow(
     clippy::implicit_hasher,
-    clippy::too_many_lines,
-    reason = "ids use the default hasher throughout; one greedy pass"
+    reason = "ids use the default hasher throughout"
 )]
 pub fn select(
     memories: &[&Memory],
@@ -171,17 +175,52 @@ pub fn select(
     vectors: Option<&HashMap<MemoryId, Vec<f32>>>,
     usage: &HashMap<MemoryId, u32>,
 ) -> Selection {
-    let eligible: Vec<&Memory> = memories
+    let index = Index::of_memories(memories);
+    let aligned = vectors.map(|v| aligned_vectors(&index, v));
+    select_in(&index, request, now, aligned.as_deref(), usage, &mut |i| {
+        Some(memories[i].clone())
+    })
+}
+
+/// The vectors of `index.docs`, in order, from a map by id.
+#[allow(
+    clippy::implicit_hasher,
+    reason = "ids use the default hasher throughout"
+)]
+pub fn aligned_vectors<'v>(
+    index: &Index,
+    vectors: &'v HashMap<MemoryId, Vec<f32>>,
+) -> Vec<Option<&'v [f32]>> {
+    index
+        .docs
         .iter()
-        .copied()
-        .filter(|m| m.eligible(now))
-        .collect();
+        .map(|d| vectors.get(&d.id).map(Vec::as_slice))
+        .collect()
+}
+
+/// Chooses and renders the memories for `request` from an index of the
+/// whole store. `index.postings` must hold the task's terms
+/// ([`rank::query_terms`]); `vectors`, when given, is aligned with
+/// `index.docs`; `fetch` returns the full memory at a position, and is
+/// called only for the few memories that may enter the block.
+#[allow(
+    clippy::implicit_hasher,
+    clippy::too_many_lines,
+    reason = "ids use the default hasher throughout; one greedy pass"
+)]
+pub fn select_in(
+    index: &Index,
+    request: &Request<'_>,
+    now: Timestamp,
+    vectors: Option<&[Option<&[f32]>]>,
+    usage: &HashMap<MemoryId, u32>,
+    fetch: &mut dyn FnMut(usize) -> Option<Memory>,
+) -> Selection {
+    let eligible = index.docs.iter().filter(|d| d.eligible(now)).count();
     // Superseded memories are ranked too, never injected: their relevance
     // passes to the memories that replaced them.
-    let pool: Vec<&Memory> = memories
-        .iter()
-        .copied()
-        .filter(|m| m.eligible(now) || m.lineage.superseded_by.is_some())
+    let pool: Vec<usize> = (0..index.docs.len())
+        .filter(|&i| index.docs[i].in_pool(now))
         .collect();
     let query = Query {
         task: request.task,
@@ -189,12 +228,12 @@ pub fn select(
         modules: request.modules,
         embedding: request.embedding,
     };
-    let mut ranked = rank::rank(&pool, &query, now, vectors, usage);
+    let mut ranked = rank::rank(index, &pool, &query, now, vectors, usage);
     rank::inherit_from_superseded(&mut ranked);
-    ranked.retain(|s| s.memory.eligible(now));
+    ranked.retain(|s| s.doc.eligible(now));
     // Memories asked for by id come first.
     if !request.ids.is_empty() {
-        ranked.sort_by_key(|s| !request.ids.contains(&s.memory.id));
+        ranked.sort_by_key(|s| !request.ids.contains(&s.doc.id));
     }
     let footer = footer();
     // The header shrinks (paths, then task) rather than break the budget.
@@ -208,7 +247,7 @@ pub fn select(
     .unwrap_or_else(|| header(request, false, false));
     let empty_note = "No stored memory is relevant to this task.\n";
     let mut used = tokens(&header) + tokens(&footer);
-    let mut picked: Vec<(Scored<'_>, String)> = Vec::new();
+    let mut picked: Vec<(Scored<'_>, Memory, String)> = Vec::new();
     let mut misses: Vec<NearMiss> = Vec::new();
     let mut below = 0usize;
     let best = ranked
@@ -217,11 +256,11 @@ pub fn select(
         .map(|s| s.components.score)
         .fold(0.0, f64::max);
     for s in ranked {
-        let forced = request.ids.contains(&s.memory.id);
+        let forced = request.ids.contains(&s.doc.id);
         let miss = |reason| NearMiss {
-            id: s.memory.id.clone(),
-            kind: s.memory.kind,
-            title: s.memory.title.clone(),
+            id: s.doc.id.clone(),
+            kind: s.doc.kind,
+            title: s.doc.title.clone(),
             reason,
             components: s.components.clone(),
         };
@@ -239,26 +278,30 @@ pub fn select(
             misses.push(miss(MissReason::Limit));
             continue;
         }
+        let Some(memory) = fetch(s.position) else {
+            misses.push(miss(MissReason::Unreadable));
+            continue;
+        };
         if !forced
-            && picked.iter().any(|(p, _)| {
-                p.memory.kind == s.memory.kind
+            && picked.iter().any(|(p, pm, _)| {
+                p.doc.kind == s.doc.kind
                     && similarity(
-                        &format!("{} {}", p.memory.title, p.memory.summary),
-                        &format!("{} {}", s.memory.title, s.memory.summary),
+                        &format!("{} {}", pm.title, pm.summary),
+                        &format!("{} {}", memory.title, memory.summary),
                     ) >= NEAR_DUPLICATE
             })
         {
             misses.push(miss(MissReason::NearDuplicate));
             continue;
         }
-        let entry = entry(s.memory, request.layer);
+        let entry = entry(&memory, request.layer);
         let cost = tokens(&entry);
         if used + cost > request.budget {
             misses.push(miss(MissReason::OverBudget));
             continue;
         }
         used += cost;
-        picked.push((s, entry));
+        picked.push((s, memory, entry));
     }
     misses.truncate(MAX_NEAR_MISSES);
     let mut block = header;
@@ -267,7 +310,7 @@ pub fn select(
             block.push_str(empty_note);
         }
     } else {
-        for (_, e) in &picked {
+        for (_, _, e) in &picked {
             block.push_str(e);
         }
     }
@@ -276,17 +319,17 @@ pub fn select(
     Selection {
         selected: picked
             .into_iter()
-            .map(|(s, e)| Selected {
-                id: s.memory.id.clone(),
-                kind: s.memory.kind,
-                title: s.memory.title.clone(),
+            .map(|(s, _, e)| Selected {
+                id: s.doc.id.clone(),
+                kind: s.doc.kind,
+                title: s.doc.title.clone(),
                 tokens: tokens(&e),
                 matched_terms: s.matched_terms,
                 components: s.components,
             })
             .collect(),
         near_misses: misses,
-        eligible: eligible.len(),
+        eligible,
         used_tokens,
         block,
     }
@@ -406,15 +449,17 @@ pub struct EmbeddingUse {
 }
 
 impl crate::Brain {
-    /// `brain inject`: selects and renders, then records the context load in
+    /// `brain inject`: selects and renders from the store's index (its
+    /// postings must hold the task's terms), reading in full only the
+    /// memories that may enter the block; then records the context load in
     /// `.brain/runtime/activity.jsonl` (never in a tracked file). A log that
     /// cannot be written is returned as a warning, not an error.
     pub fn inject(
         &self,
-        catalog: &crate::store::Catalog,
+        index: &Index,
         request: &Request<'_>,
         now: Timestamp,
-        vectors: Option<&HashMap<MemoryId, Vec<f32>>>,
+        vectors: Option<&[Option<&[f32]>]>,
         embedding: EmbeddingUse,
     ) -> (InjectReport, Option<String>) {
         let entries = crate::activity::parse(
@@ -424,8 +469,9 @@ impl crate::Brain {
                 .unwrap_or_default(),
         );
         let usage = crate::activity::usage(&entries);
-        let memories: Vec<&Memory> = catalog.memories.iter().map(|l| &l.record).collect();
-        let selection = select(&memories, request, now, vectors, &usage);
+        let selection = select_in(index, request, now, vectors, &usage, &mut |i| {
+            self.store().read_memory(&index.docs[i].path).ok()
+        });
         let entry = crate::activity::Entry {
             at: now,
             command: "inject".to_owned(),

@@ -38,19 +38,14 @@ use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::index::{Doc, Index};
 use crate::matching::Glob;
-use crate::model::{Importance, Memory, MemoryId, MemoryType, Risk};
-use crate::review::text::{for_each_token, tokens};
+use crate::model::{Importance, MemoryId, MemoryType, Risk};
+use crate::review::text::tokens;
 
 /// BM25 parameters.
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
-/// Field weights.
-const TITLE: f64 = 3.0;
-const TAGS: f64 = 2.0;
-const SUMMARY: f64 = 2.0;
-const SCOPE: f64 = 1.5;
-const DETAIL: f64 = 1.0;
 /// `lexical = s / (s + LEXICAL_HALF) · coverage^COVERAGE_POWER`.
 const LEXICAL_HALF: f64 = 4.0;
 const COVERAGE_POWER: f64 = 0.75;
@@ -164,65 +159,86 @@ pub struct Components {
 /// A memory with its score.
 #[derive(Clone, Debug)]
 pub struct Scored<'a> {
-    /// The memory.
-    pub memory: &'a Memory,
+    /// The memory's document.
+    pub doc: &'a Doc,
+    /// Its position in [`Index::docs`].
+    pub position: usize,
     /// The score's parts.
     pub components: Components,
     /// Query terms found in it.
     pub matched_terms: Vec<String>,
 }
 
-/// Scores every memory against `query`, best first (ties on id).
+/// The stemmed words of a task that ranking matches: whole words, minus
+/// the words that only say what kind of work it is.
+pub fn query_terms(task: Option<&str>) -> Vec<String> {
+    task.map(|t| {
+        tokens(t)
+            .into_iter()
+            .filter(|w| !TASK_WORDS.contains(&w.as_str()))
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+/// Scores the documents at `pool` (positions in `index.docs`) against
+/// `query`, best first (ties on id). `index.postings` must hold the query's
+/// terms; `vectors`, when given, is aligned with `index.docs`.
 #[allow(
     clippy::implicit_hasher,
     clippy::too_many_lines,
     reason = "ids use the default hasher throughout; one pass, component by component"
 )]
 pub fn rank<'a>(
-    memories: &[&'a Memory],
+    index: &'a Index,
+    pool: &[usize],
     query: &Query<'_>,
     now: Timestamp,
-    vectors: Option<&HashMap<MemoryId, Vec<f32>>>,
+    vectors: Option<&[Option<&[f32]>]>,
     usage: &HashMap<MemoryId, u32>,
 ) -> Vec<Scored<'a>> {
-    let terms: Vec<String> = query
-        .task
-        .map(|t| {
-            tokens(t)
-                .into_iter()
-                .filter(|w| !TASK_WORDS.contains(&w.as_str()))
-                .collect()
-        })
-        .unwrap_or_default();
-    // One pass: weighted term frequencies of the query terms and lengths.
-    let stats: Vec<(Vec<f64>, f64)> = memories.par_iter().map(|m| term_stats(m, &terms)).collect();
+    let terms = query_terms(query.task);
+    let mut in_pool = vec![false; index.docs.len()];
+    for &p in pool {
+        in_pool[p] = true;
+    }
+    // Weighted frequencies of the query terms, only for documents that have one.
+    let mut tf: HashMap<usize, Vec<f64>> = HashMap::new();
+    let mut df = vec![0.0f64; terms.len()];
+    for (i, term) in terms.iter().enumerate() {
+        for p in index.postings.get(term).map_or(&[][..], Vec::as_slice) {
+            let d = p.doc as usize;
+            if p.tf > 0.0 && in_pool.get(d).copied().unwrap_or(false) {
+                tf.entry(d).or_insert_with(|| vec![0.0; terms.len()])[i] += f64::from(p.tf);
+                df[i] += 1.0;
+            }
+        }
+    }
     #[allow(clippy::cast_precision_loss, reason = "store sizes are far below 2^52")]
-    let n = memories.len().max(1) as f64;
-    let avg_len = stats.iter().map(|(_, l)| l).sum::<f64>() / n;
-    let df: Vec<f64> = (0..terms.len())
-        .map(|i| {
-            #[allow(clippy::cast_precision_loss, reason = "counts are small")]
-            let c = stats.iter().filter(|(tf, _)| tf[i] > 0.0).count() as f64;
-            c
-        })
-        .collect();
+    let pool_size = pool.len().max(1) as f64;
+    let avg_len = pool
+        .iter()
+        .map(|&p| f64::from(index.docs[p].len))
+        .sum::<f64>()
+        / pool_size;
     let idf: Vec<f64> = df
         .iter()
-        .map(|d| ((n - d + 0.5) / (d + 0.5) + 1.0).ln())
+        .map(|d| ((pool_size - d + 0.5) / (d + 0.5) + 1.0).ln())
         .collect();
     let total_idf: f64 = idf.iter().sum();
     let path_words = path_words(query.paths);
-    let globs_of =
-        |m: &Memory| -> Vec<Glob> { m.scope.paths.iter().map(|p| Glob::new(p)).collect() };
     let path_segments: Vec<String> = query
         .paths
         .iter()
         .flat_map(|p| p.split('/').map(str::to_lowercase).collect::<Vec<_>>())
         .collect();
-    let mut out: Vec<Scored<'a>> = memories
-        .iter()
-        .zip(stats)
-        .map(|(m, (tf, len))| {
+    let no_tf = vec![0.0; terms.len()];
+    let mut out: Vec<Scored<'a>> = pool
+        .par_iter()
+        .map(|&position| {
+            let m = &index.docs[position];
+            let tf = tf.get(&position).unwrap_or(&no_tf);
+            let len = f64::from(m.len);
             let mut bm25 = 0.0;
             let mut matched = Vec::new();
             for (i, term) in terms.iter().enumerate() {
@@ -244,29 +260,31 @@ pub fn rank<'a>(
                 0.0
             };
             let lexical = bm25 / (bm25 + LEXICAL_HALF) * coverage.powf(COVERAGE_POWER);
-            let path = m
-                .scope
-                .paths
-                .iter()
-                .zip(globs_of(m))
-                .filter(|(_, g)| query.paths.iter().any(|p| g.matches(p)))
-                .map(|(raw, _)| specificity(raw))
-                .fold(0.0, f64::max);
-            let module = f64::from(u8::from(m.scope.modules.iter().any(|md| {
+            let path = if query.paths.is_empty() {
+                0.0
+            } else {
+                m.scope_paths
+                    .iter()
+                    .filter(|raw| {
+                        let g = Glob::new(raw);
+                        query.paths.iter().any(|p| g.matches(p))
+                    })
+                    .map(|raw| specificity(raw))
+                    .fold(0.0, f64::max)
+            };
+            let module = f64::from(u8::from(m.modules.iter().any(|md| {
                 let md = md.to_lowercase();
                 query.modules.iter().any(|q| q.eq_ignore_ascii_case(&md))
                     || path_segments.contains(&md)
             })));
-            let embedding = match (query.embedding, vectors.and_then(|v| v.get(&m.id))) {
+            let embedding = match (query.embedding, vectors.and_then(|v| v[position])) {
                 (Some(q), Some(v)) => {
                     let c = cosine(q, v);
                     Some(((c - 0.2) / 0.8).clamp(0.0, 1.0))
                 }
                 _ => None,
             };
-            let named = f64::from(u8::from(
-                !path_words.is_empty() && names_any(m, &path_words),
-            ));
+            let named = f64::from(u8::from(path_words.iter().any(|w| m.names(w))));
             let mut relevance = 1.0
                 - (1.0 - 0.9 * lexical)
                     * (1.0 - 0.7 * path)
@@ -275,14 +293,15 @@ pub fn rank<'a>(
                     * (1.0 - 0.4 * embedding.unwrap_or(0.0));
             if query.is_empty() {
                 // No task and no paths: only repository-wide rules that matter.
-                let general = m.scope.paths.is_empty()
-                    && m.scope.modules.is_empty()
+                let general = m.scope_paths.is_empty()
+                    && m.modules.is_empty()
                     && m.importance >= Importance::High;
                 relevance = if general { 0.5 } else { 0.0 };
             }
             let c = weigh(m, relevance, now, usage.get(&m.id).copied().unwrap_or(0));
             Scored {
-                memory: m,
+                doc: m,
+                position,
                 components: Components {
                     bm25,
                     coverage,
@@ -301,78 +320,9 @@ pub fn rank<'a>(
         b.components
             .score
             .total_cmp(&a.components.score)
-            .then_with(|| a.memory.id.cmp(&b.memory.id))
+            .then_with(|| a.doc.id.cmp(&b.doc.id))
     });
     out
-}
-
-/// Weighted frequencies of `terms` in `m`, and its weighted length.
-///
-/// The length counts every word (runs of letters and digits) by field
-/// weight, without stemming, so it costs a scan. Frequencies need stemmed
-/// tokens, which cost far more; they are only computed when some term occurs
-/// in the text at all. A term is a stem and a stem is a prefix of the
-/// lowercased word, so a case-insensitive substring test never misses one.
-fn term_stats(m: &Memory, terms: &[String]) -> (Vec<f64>, f64) {
-    let mut tf = vec![0.0; terms.len()];
-    let mut len = 0.0;
-    let fields = fields(m);
-    for (text, weight) in &fields {
-        len += weight * count_words(text);
-    }
-    let any = terms
-        .iter()
-        .any(|t| fields.iter().any(|(text, _)| contains_ignore_case(text, t)));
-    if !any {
-        return (tf, len);
-    }
-    let mut buf = String::new();
-    for (text, weight) in &fields {
-        for_each_token(text, &mut buf, |t| {
-            if let Some(i) = terms.iter().position(|q| q == t) {
-                tf[i] += weight;
-            }
-        });
-    }
-    (tf, len)
-}
-
-/// The texts BM25F reads, with their weights.
-fn fields(m: &Memory) -> Vec<(&str, f64)> {
-    let mut out = Vec::with_capacity(4 + m.tags.len() + m.scope.paths.len());
-    out.push((m.title.as_str(), TITLE));
-    out.extend(m.tags.iter().map(|t| (t.as_str(), TAGS)));
-    out.push((m.summary.as_str(), SUMMARY));
-    out.extend(m.scope.paths.iter().map(|p| (p.as_str(), SCOPE)));
-    out.extend(m.scope.modules.iter().map(|p| (p.as_str(), SCOPE)));
-    out.push((m.detail.as_str(), DETAIL));
-    out
-}
-
-/// Runs of letters and digits.
-fn count_words(text: &str) -> f64 {
-    let mut n = 0u32;
-    let mut in_word = false;
-    for c in text.chars() {
-        let w = c.is_alphanumeric();
-        if w && !in_word {
-            n += 1;
-        }
-        in_word = w;
-    }
-    f64::from(n)
-}
-
-/// Whether `needle` (lowercase) occurs in `haystack`, ignoring ASCII case.
-fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
-    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    if n.is_empty() || n.len() > h.len() {
-        return n.is_empty();
-    }
-    if !needle.is_ascii() {
-        return haystack.to_lowercase().contains(needle);
-    }
-    h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
 }
 
 /// Directory names and file stems too generic to say what a path is about.
@@ -426,40 +376,17 @@ fn path_words(paths: &[String]) -> Vec<String> {
     out
 }
 
-/// Whether the title, tags or scope of `m` contain one of `words`.
-fn names_any(m: &Memory, words: &[String]) -> bool {
-    let mut buf = String::new();
-    let mut found = false;
-    let mut check = |text: &str| {
-        if !found {
-            for_each_token(text, &mut buf, |t| found |= words.iter().any(|w| w == t));
-        }
-    };
-    check(&m.title);
-    for t in &m.tags {
-        check(t);
-    }
-    for p in &m.scope.paths {
-        check(p);
-    }
-    for md in &m.scope.modules {
-        check(md);
-    }
-    found
-}
-
 /// Lets every memory that superseded another inherit 0.9 of its relevance
 /// (when higher than its own), then re-sorts.
 pub fn inherit_from_superseded(scored: &mut [Scored<'_>]) {
     let by_id: HashMap<&MemoryId, f64> = scored
         .iter()
-        .map(|s| (&s.memory.id, s.components.relevance))
+        .map(|s| (&s.doc.id, s.components.relevance))
         .collect();
     let inherited: Vec<f64> = scored
         .iter()
         .map(|s| {
-            s.memory
-                .lineage
+            s.doc
                 .supersedes
                 .iter()
                 .filter_map(|old| by_id.get(old))
@@ -478,12 +405,12 @@ pub fn inherit_from_superseded(scored: &mut [Scored<'_>]) {
         b.components
             .score
             .total_cmp(&a.components.score)
-            .then_with(|| a.memory.id.cmp(&b.memory.id))
+            .then_with(|| a.doc.id.cmp(&b.doc.id))
     });
 }
 
 /// The weights besides relevance.
-fn weigh(m: &Memory, relevance: f64, now: Timestamp, uses: u32) -> Components {
+fn weigh(m: &Doc, relevance: f64, now: Timestamp, uses: u32) -> Components {
     let type_weight = match m.kind {
         MemoryType::Gotcha => 1.05,
         MemoryType::Decision => 1.0,
@@ -503,7 +430,7 @@ fn weigh(m: &Memory, relevance: f64, now: Timestamp, uses: u32) -> Components {
         Risk::Medium => 1.05,
         Risk::High => 1.1,
     };
-    let seen = m.validity.observed_at.unwrap_or(m.provenance.captured_at);
+    let seen = m.seen;
     #[allow(clippy::cast_precision_loss, reason = "ages in seconds fit easily")]
     let age_days = (now.as_second() - seen.as_second()).max(0) as f64 / 86_400.0;
     let freshness = 0.85 + 0.15 * 0.5_f64.powf(age_days / 180.0);

@@ -104,15 +104,30 @@ pub struct Memory {
     pub notes: String,
 }
 
+/// The eligibility rule itself, on the fields it reads, for records held in
+/// another shape (the retrieval index's documents).
+pub fn eligible(
+    status: Status,
+    superseded: bool,
+    pending_review: bool,
+    validity: &Validity,
+    now: jiff::Timestamp,
+) -> bool {
+    status == Status::Active && !superseded && !pending_review && validity.holds_at(now)
+}
+
 impl Memory {
     /// Whether the memory may be shown to an agent at `now`: `active`, not
     /// replaced, not waiting for review, inside its validity window and not
     /// expired. Inject, default search and routing all use this one rule.
     pub fn eligible(&self, now: jiff::Timestamp) -> bool {
-        self.status == Status::Active
-            && self.lineage.superseded_by.is_none()
-            && self.review.state != Some(super::sections::ReviewState::Pending)
-            && self.validity.holds_at(now)
+        eligible(
+            self.status,
+            self.lineage.superseded_by.is_some(),
+            self.review.state == Some(super::sections::ReviewState::Pending),
+            &self.validity,
+            now,
+        )
     }
 
     /// Creates a memory with every optional field at its default.

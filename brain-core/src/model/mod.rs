@@ -14,7 +14,7 @@ pub mod status;
 
 pub use id::{IdError, MemoryId};
 pub use kind::{Importance, InvocationMode, MemoryType, Risk, UnknownWord};
-pub use memory::{Memory, Routing, Scope};
+pub use memory::{Memory, Routing, Scope, eligible};
 pub use preference::{Preference, PreferenceKind, TargetType};
 pub use sections::{
     Confidence, DateOrTime, Evidence, EvidenceKind, Lineage, Provenance, Review, ReviewState,

@@ -203,14 +203,14 @@ pub(crate) fn list_files(layout: &Layout) -> (Vec<Listed>, Vec<FileProblem>) {
     (files, problems)
 }
 
-fn mtime_of(t: Option<SystemTime>) -> (u64, u32) {
+pub(crate) fn mtime_of(t: Option<SystemTime>) -> (u64, u32) {
     t.and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map_or((0, 0), |d| (d.as_secs(), d.subsec_nanos()))
 }
 
 /// A parsed file as kept in the cache.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-enum Parsed {
+pub(crate) enum Parsed {
     Memory(Box<Memory>),
     Preference(Box<Preference>),
     Invalid(Box<FileProblem>),
@@ -248,12 +248,12 @@ fn encode_cache<'a>(
 }
 
 /// Seconds within which a file's mtime is too close to the cache's to be trusted.
-const RACY_SECONDS: u64 = 2;
+pub(crate) const RACY_SECONDS: u64 = 2;
 
 /// Identifies the shape of cached records: changes whenever the record types'
 /// schema or the crate version changes, so an old cache is never misread.
 /// Computed once per process.
-fn fingerprint() -> [u8; 32] {
+pub(crate) fn fingerprint() -> [u8; 32] {
     static FINGERPRINT: std::sync::OnceLock<[u8; 32]> = std::sync::OnceLock::new();
     *FINGERPRINT.get_or_init(|| {
         let mut h = blake3::Hasher::new();
@@ -269,7 +269,7 @@ fn fingerprint() -> [u8; 32] {
     })
 }
 
-fn parse_bytes(rel: &str, dir: RecordDir, bytes: &[u8]) -> Parsed {
+pub(crate) fn parse_bytes(rel: &str, dir: RecordDir, bytes: &[u8]) -> Parsed {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Parsed::Invalid(Box::new(FileProblem::whole_file(
             rel,
@@ -316,6 +316,12 @@ fn read_cache(path: &Path, fingerprint: &[u8; 32]) -> Option<(Vec<CacheEntry>, (
 
 /// Loads every record, using and refreshing the cache when `use_cache` is set.
 pub(crate) fn load(layout: &Layout, use_cache: bool) -> Catalog {
+    load_listed(layout, use_cache).0
+}
+
+/// Like [`load`], also returning the listing the records were read after
+/// (their sizes and modification times as they were before reading).
+pub(crate) fn load_listed(layout: &Layout, use_cache: bool) -> (Catalog, Vec<Listed>) {
     let (files, mut problems) = list_files(layout);
     let cache_path = layout.cache_file();
     let fp = fingerprint();
@@ -403,7 +409,7 @@ pub(crate) fn load(layout: &Layout, use_cache: bool) -> Catalog {
     problems.sort_by(|a, b| a.path.cmp(&b.path));
     catalog.problems = problems;
     catalog.cache = stats;
-    catalog
+    (catalog, files)
 }
 
 /// Returns the cache entry for `f`, reusing `cached` when it is provably

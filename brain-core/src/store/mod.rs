@@ -17,6 +17,7 @@
 mod error;
 pub mod git;
 pub mod import;
+mod index;
 mod load;
 mod runtime;
 pub mod vectors;
@@ -25,6 +26,7 @@ mod write;
 use std::path::{Component, Path, PathBuf};
 
 pub use error::Error;
+pub use index::StoreIndex;
 pub use load::{CacheStats, Catalog, FileProblem, Loaded};
 pub use write::{LOCK_TIMEOUT, WriteLock};
 
@@ -300,6 +302,21 @@ impl Store {
     pub fn load(&self) -> Catalog {
         self.ensure_runtime();
         load::load(&self.layout, true)
+    }
+
+    /// Loads the retrieval index: from `runtime/cache/index.bin` when every
+    /// record file is unchanged, else by loading the store and rebuilding it.
+    pub fn load_index(&self) -> StoreIndex {
+        self.ensure_runtime();
+        index::load(&self.layout)
+    }
+
+    /// Reads and parses one memory file (`rel` relative to the root).
+    ///
+    /// # Errors
+    /// When it cannot be read or parsed, with the file's problem.
+    pub fn read_memory(&self, rel: &str) -> Result<Memory, FileProblem> {
+        index::read_memory(&self.layout, rel)
     }
 
     /// Loads every record by parsing every file, without touching the cache.

@@ -19,7 +19,6 @@
 //! or whose checksum does not match is ignored with a warning and rebuilt;
 //! it never stops a command.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::{Error, Layout, write};
@@ -68,7 +67,7 @@ pub(crate) fn load(layout: &Layout, id: &EmbedderId) -> (VectorCache, Vec<String
         Err(e) => return ignored(format!("cannot read it: {e}")),
     };
     match decode(&bytes, id) {
-        Ok(entries) => (VectorCache::from_entries(id.clone(), entries), Vec::new()),
+        Ok(cache) => (cache, Vec::new()),
         Err(why) => ignored(why),
     }
 }
@@ -103,7 +102,7 @@ pub fn encode(cache: &VectorCache) -> Vec<u8> {
 }
 
 /// Reads a cache file written for `id`; the error says why it is unusable.
-pub fn decode(bytes: &[u8], id: &EmbedderId) -> Result<HashMap<ContentHash, Vec<f32>>, String> {
+pub fn decode(bytes: &[u8], id: &EmbedderId) -> Result<VectorCache, String> {
     let mut r = Reader { bytes, at: 0 };
     if r.take(8)? != MAGIC {
         return Err("not a vector cache".into());
@@ -138,21 +137,26 @@ pub fn decode(bytes: &[u8], id: &EmbedderId) -> Result<HashMap<ContentHash, Vec<
     if blake3::hash(body).as_bytes()[..CHECKSUM] != *sum {
         return Err("checksum mismatch".into());
     }
-    let mut entries = HashMap::with_capacity(usize::try_from(count).unwrap_or(0));
+    let rows = usize::try_from(count).unwrap_or(0);
+    let mut hashes: Vec<ContentHash> = Vec::with_capacity(rows);
+    let mut data: Vec<f32> = Vec::with_capacity(rows * dims as usize);
     for _ in 0..count {
         let mut hash = [0u8; 16];
         hash.copy_from_slice(r.take(16)?);
         let raw = r.take(4 * dims as usize)?;
-        let vector: Vec<f32> = raw
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        if !vector.iter().all(|x| x.is_finite()) {
-            return Err("a vector holds a value that is not a finite number".into());
+        for c in raw.chunks_exact(4) {
+            let x = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            if !x.is_finite() {
+                return Err("a vector holds a value that is not a finite number".into());
+            }
+            data.push(x);
         }
-        entries.insert(hash, vector);
+        hashes.push(hash);
     }
-    Ok(entries)
+    if hashes.windows(2).any(|w| w[0] >= w[1]) {
+        return Err("vectors are not sorted by hash".into());
+    }
+    Ok(VectorCache::from_rows(id.clone(), &hashes, data))
 }
 
 struct Reader<'a> {
@@ -199,7 +203,7 @@ mod tests {
             let v: Vec<f32> = (0..u8::try_from(id.dimensions).unwrap())
                 .map(|d| f32::from(i) + f32::from(d))
                 .collect();
-            c.insert([i; 16], v).unwrap();
+            c.insert([i; 16], &v).unwrap();
         }
         c
     }
@@ -212,7 +216,7 @@ mod tests {
         assert_eq!(bytes, encode(&c.clone()));
         let back = decode(&bytes, &id).unwrap();
         assert_eq!(back.len(), 5);
-        assert_eq!(back[&[2; 16]], vec![2.0, 3.0, 4.0]);
+        assert_eq!(back.get(&[2; 16]), Some(&[2.0, 3.0, 4.0][..]));
         // Empty caches round-trip too.
         let empty = VectorCache::new(id.clone());
         assert!(decode(&encode(&empty), &id).unwrap().is_empty());

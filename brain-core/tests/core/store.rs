@@ -433,3 +433,104 @@ fn cache_pairs_entries_when_files_are_added_between_others() {
     assert_eq!(after.memories[0].record.id.as_str(), new_id);
     assert_eq!(&after.memories[1..], &cold.memories[..]);
 }
+
+/// Sets the modification time of every file under `.brain/` except the
+/// derived caches to a fixed instant long ago.
+fn age_record_files(root: &Path) {
+    let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+    for entry in walkdir::WalkDir::new(root.join(".brain")) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() && !entry.path().starts_with(root.join(".brain/runtime")) {
+            let f = std::fs::File::options()
+                .write(true)
+                .open(entry.path())
+                .unwrap();
+            f.set_modified(old).unwrap();
+        }
+    }
+}
+
+#[test]
+fn retrieval_index_is_reused_only_while_every_record_file_is_unchanged() {
+    let dir = example();
+    let root = dir.path();
+    age_record_files(root);
+    let store = Store::open(root).unwrap();
+    let built = store.load_index();
+    assert!(!built.from_cache);
+    assert!(built.problems.is_empty() && built.warnings.is_empty());
+    assert!(root.join(".brain/runtime/cache/index.bin").is_file());
+    let catalog = store.load();
+    assert_eq!(built.index.docs.len(), catalog.memories.len());
+
+    // Unchanged files: served from the file, with only the asked-for postings.
+    let mut warm = store.load_index();
+    assert!(warm.from_cache);
+    assert_eq!(warm.index.docs, built.index.docs);
+    assert!(warm.index.postings.is_empty());
+    let terms = vec!["ledger".to_owned(), "nosuchword".to_owned()];
+    warm.load_terms(&terms).unwrap();
+    assert_eq!(
+        warm.index.postings["ledger"],
+        built.index.postings["ledger"]
+    );
+    assert!(!warm.index.postings.contains_key("nosuchword"));
+    let first = &warm.index.docs[0];
+    assert_eq!(
+        store.read_memory(&first.path).unwrap().id,
+        first.id,
+        "documents point at their files"
+    );
+
+    // An edit (new mtime) is seen at once.
+    let victim = catalog.memories[0].clone();
+    let path = root.join(&victim.path);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replacen(&victim.record.title, "Retitled by an editor", 1),
+    )
+    .unwrap();
+    let edited = store.load_index();
+    assert!(!edited.from_cache);
+    assert_eq!(edited.index.docs[0].title, "Retitled by an editor");
+    // Just written: too recent to trust, so it is checked again next time.
+    assert!(!store.load_index().from_cache);
+    age_record_files(root);
+    assert!(!store.load_index().from_cache, "new mtimes rebuild it");
+    assert!(store.load_index().from_cache);
+
+    // A broken file is reported by a warm load too, not skipped silently.
+    std::fs::write(&path, "schema_version: 1\nid: [\n").unwrap();
+    age_record_files(root);
+    let broken = store.load_index();
+    assert!(!broken.from_cache);
+    assert_eq!(broken.problems.len(), 1);
+    let broken_warm = store.load_index();
+    assert!(broken_warm.from_cache);
+    assert_eq!(broken_warm.problems, broken.problems);
+    assert_eq!(broken_warm.index.docs.len(), catalog.memories.len() - 1);
+
+    // A new file, a deleted file and a stray file are all noticed.
+    std::fs::remove_file(&path).unwrap();
+    let deleted = store.load_index();
+    assert!(!deleted.from_cache && deleted.problems.is_empty());
+    age_record_files(root);
+    store.load_index();
+    std::fs::write(root.join(".brain/gotchas/notes.txt"), "x").unwrap();
+    let stray = store.load_index();
+    assert_eq!(stray.problems.len(), 1, "{:?}", stray.problems);
+    assert!(stray.problems[0].path.ends_with("notes.txt"));
+
+    // A corrupt or truncated index file is rebuilt.
+    let file = root.join(".brain/runtime/cache/index.bin");
+    for bytes in [
+        b"garbage".to_vec(),
+        std::fs::read(&file).unwrap()[..100].to_vec(),
+    ] {
+        std::fs::write(&file, bytes).unwrap();
+        let rebuilt = store.load_index();
+        assert!(!rebuilt.from_cache);
+        assert_eq!(rebuilt.index.docs.len(), catalog.memories.len() - 1);
+    }
+}

@@ -1,0 +1,275 @@
+//! The retrieval index: what ranking reads of each memory, and the postings
+//! of every stemmed term, so a query touches only its own terms.
+//!
+//! [`Index::build`] makes it from parsed memories (pure). The store keeps a
+//! copy in `.brain/runtime/cache/index.bin`, validated against the record
+//! files like the catalog cache; a warm `inject` or `search` then reads the
+//! documents and the postings of the query's terms, and parses in full only
+//! the few memories it shows.
+//!
+//! Term frequencies are weighted by field (title ×3, tags ×2, summary ×2,
+//! scope ×1.5, detail ×1) and a document's length is the weighted count of
+//! its words, exactly what BM25F in [`super::rank`] needs.
+
+use std::collections::HashMap;
+
+use jiff::Timestamp;
+use rayon::prelude::*;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::embed::{ContentHash, content_hash, memory_text};
+use crate::model::{Importance, Memory, MemoryId, MemoryType, Risk, Status, Validity};
+use crate::review::text::for_each_token;
+
+/// Field weights of BM25F.
+pub(crate) const TITLE: f32 = 3.0;
+pub(crate) const TAGS: f32 = 2.0;
+pub(crate) const SUMMARY: f32 = 2.0;
+pub(crate) const SCOPE: f32 = 1.5;
+pub(crate) const DETAIL: f32 = 1.0;
+
+/// One memory as ranking sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Doc {
+    /// Id.
+    pub id: MemoryId,
+    /// Path relative to the repository root.
+    pub path: String,
+    /// Type.
+    pub kind: MemoryType,
+    /// Status.
+    pub status: Status,
+    /// Title.
+    pub title: String,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// Scope globs.
+    pub scope_paths: Vec<String>,
+    /// Scope modules.
+    pub modules: Vec<String>,
+    /// Importance.
+    pub importance: Importance,
+    /// Risk.
+    pub risk: Risk,
+    /// Validity window.
+    pub validity: Validity,
+    /// Whether its review is pending.
+    pub pending_review: bool,
+    /// The memory that replaced it.
+    pub superseded_by: Option<MemoryId>,
+    /// The memories it replaced.
+    pub supersedes: Vec<MemoryId>,
+    /// When it was last observed true (or captured), for freshness.
+    pub seen: Timestamp,
+    /// Stemmed words of title, tags and scope, sorted, unique and joined
+    /// by spaces (one allocation per document).
+    pub named: String,
+    /// Weighted word count over every field (BM25F length).
+    pub len: f32,
+    /// Content hash of the text embedded for it ([`memory_text`]).
+    pub text_hash: ContentHash,
+}
+
+impl Doc {
+    /// Builds the document of `m`, stored at `path`, and its weighted term
+    /// frequencies.
+    pub fn from_memory(m: &Memory, path: &str) -> (Doc, HashMap<String, f32>) {
+        let mut tf: HashMap<String, f32> = HashMap::new();
+        let mut len = 0.0f32;
+        let mut buf = String::new();
+        for (text, weight) in fields(m) {
+            len += weight * count_words(text);
+            for_each_token(text, &mut buf, |t| {
+                if let Some(v) = tf.get_mut(t) {
+                    *v += weight;
+                } else {
+                    tf.insert(t.to_owned(), weight);
+                }
+            });
+        }
+        let mut named: Vec<String> = Vec::new();
+        let mut add = |text: &str| for_each_token(text, &mut buf, |t| named.push(t.to_owned()));
+        add(&m.title);
+        m.tags.iter().for_each(|t| add(t));
+        m.scope.paths.iter().for_each(|p| add(p));
+        m.scope.modules.iter().for_each(|p| add(p));
+        named.sort_unstable();
+        named.dedup();
+        let named = named.join(" ");
+        let doc = Doc {
+            id: m.id.clone(),
+            path: path.to_owned(),
+            kind: m.kind,
+            status: m.status,
+            title: m.title.clone(),
+            tags: m.tags.clone(),
+            scope_paths: m.scope.paths.clone(),
+            modules: m.scope.modules.clone(),
+            importance: m.importance,
+            risk: m.risk,
+            validity: m.validity.clone(),
+            pending_review: m.review.state == Some(crate::model::ReviewState::Pending),
+            superseded_by: m.lineage.superseded_by.clone(),
+            supersedes: m.lineage.supersedes.clone(),
+            seen: m.validity.observed_at.unwrap_or(m.provenance.captured_at),
+            named,
+            len,
+            text_hash: content_hash(&memory_text(m)),
+        };
+        (doc, tf)
+    }
+
+    /// Whether `word` (stemmed) is a word of its title, tags or scope.
+    pub fn names(&self, word: &str) -> bool {
+        self.named.split(' ').any(|w| w == word)
+    }
+
+    /// The one eligibility rule ([`Memory::eligible`]), on the document.
+    pub fn eligible(&self, now: Timestamp) -> bool {
+        crate::model::eligible(
+            self.status,
+            self.superseded_by.is_some(),
+            self.pending_review,
+            &self.validity,
+            now,
+        )
+    }
+
+    /// Whether ranking considers it: eligible, or replaced (its relevance
+    /// passes to its successor).
+    pub fn in_pool(&self, now: Timestamp) -> bool {
+        self.eligible(now) || self.superseded_by.is_some()
+    }
+}
+
+/// One occurrence list entry: a document and its weighted frequency.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Posting {
+    /// Position of the document in [`Index::docs`].
+    pub doc: u32,
+    /// Weighted term frequency.
+    pub tf: f32,
+}
+
+/// Documents and postings. `postings` holds every term of an index built in
+/// memory, or only the terms a query asked for when read from disk.
+#[derive(Clone, Debug, Default)]
+pub struct Index {
+    /// Documents, in store path order.
+    pub docs: Vec<Doc>,
+    /// Postings by stemmed term, each sorted by document.
+    pub postings: HashMap<String, Vec<Posting>>,
+}
+
+impl Index {
+    /// Builds the index of `memories` (with their relative paths).
+    pub fn build(memories: &[(&Memory, &str)]) -> Index {
+        let built: Vec<(Doc, HashMap<String, f32>)> = memories
+            .par_iter()
+            .map(|(m, path)| Doc::from_memory(m, path))
+            .collect();
+        let mut docs = Vec::with_capacity(built.len());
+        let mut postings: HashMap<String, Vec<Posting>> = HashMap::new();
+        for (i, (doc, tf)) in built.into_iter().enumerate() {
+            let doc_no = u32::try_from(i).unwrap_or(u32::MAX);
+            #[allow(
+                clippy::iter_over_hash_type,
+                reason = "each list grows in document order whatever the term order"
+            )]
+            for (term, tf) in tf {
+                postings
+                    .entry(term)
+                    .or_default()
+                    .push(Posting { doc: doc_no, tf });
+            }
+            docs.push(doc);
+        }
+        Index { docs, postings }
+    }
+
+    /// Builds the index of memories held in memory, with no paths.
+    pub fn of_memories(memories: &[&Memory]) -> Index {
+        let pairs: Vec<(&Memory, &str)> = memories.iter().map(|m| (*m, "")).collect();
+        Index::build(&pairs)
+    }
+
+    /// Position of the document with id `id`.
+    pub fn position(&self, id: &MemoryId) -> Option<usize> {
+        self.docs.iter().position(|d| &d.id == id)
+    }
+}
+
+/// The texts BM25F reads, with their weights.
+fn fields(m: &Memory) -> Vec<(&str, f32)> {
+    let mut out = Vec::with_capacity(4 + m.tags.len() + m.scope.paths.len());
+    out.push((m.title.as_str(), TITLE));
+    out.extend(m.tags.iter().map(|t| (t.as_str(), TAGS)));
+    out.push((m.summary.as_str(), SUMMARY));
+    out.extend(m.scope.paths.iter().map(|p| (p.as_str(), SCOPE)));
+    out.extend(m.scope.modules.iter().map(|p| (p.as_str(), SCOPE)));
+    out.push((m.detail.as_str(), DETAIL));
+    out
+}
+
+/// Runs of letters and digits.
+#[allow(clippy::cast_precision_loss, reason = "word counts are small")]
+fn count_words(text: &str) -> f32 {
+    let mut n = 0u32;
+    let mut in_word = false;
+    for c in text.chars() {
+        let w = c.is_alphanumeric();
+        if w && !in_word {
+            n += 1;
+        }
+        in_word = w;
+    }
+    n as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Provenance, Source};
+
+    fn memory(id: &str, title: &str, summary: &str) -> Memory {
+        Memory::new(
+            MemoryId::new(id).unwrap(),
+            MemoryType::Gotcha,
+            Status::Active,
+            title,
+            summary,
+            Provenance {
+                source: Source::Manual,
+                captured_at: "2026-01-01T00:00:00Z".parse().unwrap(),
+                proposed_by: None,
+                evidence: Vec::new(),
+            },
+        )
+    }
+
+    #[test]
+    fn postings_weigh_fields_and_lengths_count_words() {
+        let mut a = memory(
+            "ledger-writes",
+            "Ledger writes are idempotent",
+            "Every ledger write carries a key.",
+        );
+        a.tags = vec!["ledger".into()];
+        a.scope.paths = vec!["src/payments/ledger.ts".into()];
+        let b = memory("cache-ttl", "Cache TTL", "Keep it short.");
+        let index = Index::of_memories(&[&a, &b]);
+        let ledger = &index.postings["ledger"];
+        // title 3 + tag 2 + summary 2 + scope 1.5
+        assert_eq!(ledger, &[Posting { doc: 0, tf: 8.5 }]);
+        assert_eq!(index.postings["write"], vec![Posting { doc: 0, tf: 5.0 }]);
+        assert!(!index.postings.contains_key("rapid"));
+        // 4 title words ×3 + 1 tag ×2 + 6 summary words ×2 + 4 scope words ×1.5
+        assert!((index.docs[0].len - 32.0).abs() < 1e-6);
+        assert!(index.docs[0].names("ledger"));
+        assert!(!index.docs[0].names("carri"), "summary words are not names");
+        assert!(!index.docs[0].names("ledg"), "whole words only");
+        assert_eq!(index.position(&b.id), Some(1));
+        assert_eq!(index.docs[1].text_hash, content_hash(&memory_text(&b)));
+    }
+}
