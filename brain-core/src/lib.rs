@@ -51,6 +51,7 @@ pub mod migrate;
 pub mod model;
 pub mod report;
 pub mod review;
+pub mod route;
 pub mod schema;
 pub mod search;
 pub mod secrets;
