@@ -11,11 +11,15 @@ cargo fmt --all -- --check
 
 echo "== cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== cargo clippy -p brain-cli --features embed-static"
+cargo clippy -p brain-cli --all-targets --locked --features embed-static -- -D warnings
 
 echo "== cargo test --workspace --locked"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --locked 2>&1 | tee "$log"
+echo "== cargo test -p brain-cli --features embed-static embed"
+cargo test -p brain-cli --locked --features embed-static embed 2>&1 | tee -a "$log"
 
 echo "== generated files are committed"
 if find . -path ./target -prune -o \( -name '*.snap.new' -o -name '*.pending-snap' \) -print | grep -q .; then

@@ -12,7 +12,9 @@
 //! * `command`: runs `command[0]` with the other words as arguments (no
 //!   shell) in the repository root, writes `{"texts": [...]}` on its stdin and
 //!   reads `{"vectors": [[...], ...]}` from its stdout.
-//! * `local-static`, `local-bert`: not built in yet.
+//! * `local-static` (feature `embed-static`): a model2vec-style static model
+//!   read from `embedding.model_dir` (see `embedder/local_static.rs`).
+//! * `local-bert`: not built in yet.
 
 use std::cell::Cell;
 use std::io::{Read, Write};
@@ -28,6 +30,9 @@ use serde::Deserialize;
 
 use crate::context::Context;
 use crate::error::CliError;
+
+#[cfg(feature = "embed-static")]
+mod local_static;
 
 /// Attempts of one request before giving up on a transient failure.
 const ATTEMPTS: u32 = 3;
@@ -84,10 +89,42 @@ fn build(
                 batch_size,
             }))
         }
-        EmbeddingProviderKind::LocalStatic => Err(not_built_in("local-static", "embed-static")),
+        EmbeddingProviderKind::LocalStatic => local_static_embedder(config, root),
         EmbeddingProviderKind::LocalBert => Err(not_built_in("local-bert", "embed-candle")),
     }
 }
+
+/// The `local-static` provider: the model in `embedding.model_dir`, a path
+/// relative to the repository root unless absolute.
+#[cfg(feature = "embed-static")]
+fn local_static_embedder(
+    config: &EmbeddingConfig,
+    root: &Path,
+) -> Result<Box<dyn Embedder>, CliError> {
+    let Some(dir) = config
+        .model_dir
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    else {
+        return Err(config_error(
+            "the `local-static` provider needs `embedding.model_dir`",
+        ));
+    };
+    let dir = root.join(dir);
+    match local_static::StaticEmbedder::load(&dir, config.model.as_deref()) {
+        Ok(embedder) => Ok(Box::new(embedder)),
+        Err(err) => Err(CliError::user(err).hint(MODEL_HINT)),
+    }
+}
+
+#[cfg(not(feature = "embed-static"))]
+fn local_static_embedder(_: &EmbeddingConfig, _: &Path) -> Result<Box<dyn Embedder>, CliError> {
+    Err(not_built_in("local-static", "embed-static"))
+}
+
+/// What a local model directory must hold.
+const MODEL_HINT: &str = "`embedding.model_dir` must hold `model.safetensors` (the embedding matrix) and `tokenizer.json`; see docs/retrieval.md";
 
 fn config_error(message: impl Into<String>) -> CliError {
     CliError::user(EmbedError::Config(message.into()))
@@ -113,6 +150,7 @@ pub(crate) fn failure(err: EmbedError) -> CliError {
         EmbedError::Dimension { .. } | EmbedError::Config(_) => {
             "check the `embedding:` section of `.brain/config.yaml`"
         }
+        EmbedError::Model { .. } => MODEL_HINT,
         _ if from_command => {
             "check `embedding.command`: it must read {\"texts\": [..]} and print {\"vectors\": [[..], ..]}"
         }
@@ -702,19 +740,48 @@ mod tests {
             "command-minilm-256"
         );
 
-        for (kind, feature) in [
-            (
+        let mut kinds = vec![(EmbeddingProviderKind::LocalBert, "--features embed-candle")];
+        if !cfg!(feature = "embed-static") {
+            kinds.push((
                 EmbeddingProviderKind::LocalStatic,
                 "--features embed-static",
-            ),
-            (EmbeddingProviderKind::LocalBert, "--features embed-candle"),
-        ] {
+            ));
+        }
+        for (kind, feature) in kinds {
             let text = err_text(build(&config(kind), root, &no_env));
             assert!(
                 text.contains("not built in") && text.contains(feature),
                 "{text}"
             );
         }
+    }
+
+    #[cfg(feature = "embed-static")]
+    #[test]
+    fn local_static_model_dir_is_relative_to_the_root() {
+        let root = tempfile::tempdir().unwrap();
+        let mut c = config(EmbeddingProviderKind::LocalStatic);
+        let text = err_text(build(&c, root.path(), &no_env));
+        assert!(text.contains("needs `embedding.model_dir`"), "{text}");
+        c.model_dir = Some("models/m2v".into());
+        let text = err_text(build(&c, root.path(), &no_env));
+        let dir = root.path().join("models/m2v");
+        assert!(
+            text.starts_with(&format!(
+                "cannot load the embedding model from `{}`: the directory does not exist",
+                dir.display()
+            )) && text.contains("must hold `model.safetensors`"),
+            "{text}"
+        );
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = err_text(build(&c, root.path(), &no_env));
+        assert!(
+            text.contains(&format!(
+                "`{}`: the file does not exist",
+                dir.join("model.safetensors").display()
+            )),
+            "{text}"
+        );
     }
 
     #[test]

@@ -238,7 +238,8 @@ fn vectors_for(
         .collect();
     // A remote provider embeds a whole store slowly: a read command only
     // fills small gaps and otherwise asks for `brain index`.
-    if id.provider != "hash" && missing.len() > MAX_EMBED_ON_READ {
+    let local = matches!(id.provider.as_str(), "hash" | "local-static");
+    if !local && missing.len() > MAX_EMBED_ON_READ {
         let reason = format!(
             "{} memories have no cached vectors; run `brain index` to embed them",
             missing.len()

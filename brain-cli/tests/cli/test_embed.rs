@@ -187,13 +187,123 @@ fn another_dimension_is_another_cache() {
 #[test]
 fn local_providers_are_not_built_in() {
     let env = TestEnv::example();
-    set_embedding(&env, "  provider: local-static\n  model_dir: /models/m2v\n");
+    let mut cases = vec![("local-bert", "embed-candle")];
+    if !cfg!(feature = "embed-static") {
+        cases.push(("local-static", "embed-static"));
+    }
+    for (provider, feature) in cases {
+        set_embedding(
+            &env,
+            &format!("  provider: {provider}\n  model_dir: /models/m2v\n"),
+        );
+        let (json, stderr, status) = index(&env, &[], &[]);
+        assert_eq!(status, 2, "{stderr}");
+        assert_eq!(
+            json["error"]["message"],
+            format!(
+                "the `{provider}` embedding provider is not built in: rebuild brain with `--features {feature}`"
+            )
+        );
+    }
+}
+
+// ------------------------------------------------------------ local-static
+
+/// A tiny static model under the test's root: a `WordPiece` `tokenizer.json`
+/// over a few words of the example store and a random `[words, 8]` matrix.
+#[cfg(feature = "embed-static")]
+fn write_static_model(dir: &std::path::Path, seed: u32) {
+    const WORDS: [&str; 12] = [
+        "[UNK]", "ledger", "entries", "rows", "append", "only", "refund", "payment", "retry",
+        "webhook", "currency", "rounding",
+    ];
+    std::fs::create_dir_all(dir).unwrap();
+    let vocab: serde_json::Map<String, serde_json::Value> = WORDS
+        .iter()
+        .enumerate()
+        .map(|(i, w)| ((*w).to_owned(), i.into()))
+        .collect();
+    let tokenizer = serde_json::json!({
+        "version": "1.0", "truncation": null, "padding": null, "added_tokens": [],
+        "normalizer": {"type": "BertNormalizer", "clean_text": true, "handle_chinese_chars": true,
+                       "strip_accents": null, "lowercase": true},
+        "pre_tokenizer": {"type": "BertPreTokenizer"}, "post_processor": null, "decoder": null,
+        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 100, "vocab": vocab}
+    });
+    std::fs::write(dir.join("tokenizer.json"), tokenizer.to_string()).unwrap();
+    let values: Vec<u8> = (0..WORDS.len() * 8)
+        .flat_map(|i| {
+            let x = u32::try_from(i)
+                .unwrap()
+                .wrapping_add(seed)
+                .wrapping_mul(2_654_435_761)
+                >> 8;
+            (f32::from(u16::try_from(x % 2001).unwrap()) / 1000.0 - 1.0).to_le_bytes()
+        })
+        .collect();
+    let view = safetensors::tensor::TensorView::new(
+        safetensors::Dtype::F32,
+        vec![WORDS.len(), 8],
+        &values,
+    )
+    .unwrap();
+    let bytes = safetensors::serialize([("embeddings", view)], None).unwrap();
+    std::fs::write(dir.join("model.safetensors"), bytes).unwrap();
+}
+
+#[cfg(feature = "embed-static")]
+#[test]
+fn local_static_model_ranks_search_and_fails_over_to_words() {
+    let env = TestEnv::example();
+    let n = indexable(&env);
+    write_static_model(&env.root().join("models/tiny"), 1);
+    // Relative to the repository root, like every path in the config.
+    set_embedding(&env, "  provider: local-static\n  model_dir: models/tiny\n");
+
+    let (json, out) = env.brain_json("search", &["search", "ledger entries"]);
+    assert_eq!(out.status, 0, "{out}");
+    let provider = json["embedding"]["provider"].as_str().unwrap();
+    assert!(
+        provider.starts_with("local-static-tiny-") && provider.ends_with("-8"),
+        "{json}"
+    );
+    let hits = json["hits"].as_array().unwrap();
+    assert!(hits.iter().any(|h| h["semantic_rank"].is_u64()), "{json}");
+
+    let (report, stderr, status) = index(&env, &[], &[]);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(report["embedder"], provider);
+    assert_eq!(report["dimensions"], 8);
+    let (_, computed, reused, _) = counts(&report);
+    assert_eq!(computed + reused, n);
+
+    // Other weights: another id, another cache.
+    write_static_model(&env.root().join("models/tiny"), 2);
+    let (other, _, status) = index(&env, &[], &[]);
+    assert_eq!(status, 0);
+    assert_ne!(other["embedder"], provider);
+    assert_eq!(counts(&other), (n, n, 0, 0));
+
+    // A broken tokenizer: `index` fails naming the file, reads fall back to words.
+    std::fs::write(env.root().join("models/tiny/tokenizer.json"), "{}").unwrap();
     let (json, stderr, status) = index(&env, &[], &[]);
     assert_eq!(status, 2, "{stderr}");
-    assert_eq!(
-        json["error"]["message"],
-        "the `local-static` embedding provider is not built in: rebuild brain with `--features embed-static`"
+    let message = json["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("cannot load the embedding model from `")
+            && message.contains("tokenizer.json`: not a valid tokenizer"),
+        "{message}"
     );
+    assert!(
+        stderr.contains("hint: `embedding.model_dir` must hold"),
+        "{stderr}"
+    );
+    let (json, out) = env.brain_json("search", &["search", "ledger entries"]);
+    assert_eq!(out.status, 0, "{out}");
+    assert!(out.stderr.contains("ranking by words only"), "{out}");
+    assert!(json["embedding"]["provider"].is_null(), "{json}");
+    assert!(!json["hits"].as_array().unwrap().is_empty(), "{json}");
 }
 
 // ------------------------------------------------------------------ openai
