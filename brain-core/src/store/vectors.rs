@@ -19,6 +19,7 @@
 //! or whose checksum does not match is ignored with a warning and rebuilt;
 //! it never stops a command.
 
+use std::io::Read;
 use std::path::PathBuf;
 
 use super::{Error, Layout, write};
@@ -52,21 +53,23 @@ pub(crate) fn load(layout: &Layout, id: &EmbedderId) -> (VectorCache, Vec<String
             )],
         )
     };
-    match std::fs::metadata(&file) {
+    let opened = match std::fs::File::open(&file) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return (VectorCache::new(id.clone()), Vec::new());
         }
         Err(e) => return ignored(format!("cannot read it: {e}")),
+        Ok(f) => f,
+    };
+    let len = match opened.metadata() {
+        Err(e) => return ignored(format!("cannot read it: {e}")),
         Ok(m) if m.len() > MAX_FILE_BYTES => {
             return ignored(format!("larger than {MAX_FILE_BYTES} bytes"));
         }
-        Ok(_) => {}
-    }
-    let bytes = match std::fs::read(&file) {
-        Ok(b) => b,
-        Err(e) => return ignored(format!("cannot read it: {e}")),
+        Ok(m) => m.len(),
     };
-    match decode(&bytes, id) {
+    // Streamed: the file's bytes are never held next to the vectors.
+    let mut reader = std::io::BufReader::with_capacity(64 * 1024, opened);
+    match decode_from(&mut reader, len, id) {
         Ok(cache) => (cache, Vec::new()),
         Err(why) => ignored(why),
     }
@@ -103,21 +106,35 @@ pub fn encode(cache: &VectorCache) -> Vec<u8> {
 
 /// Reads a cache file written for `id`; the error says why it is unusable.
 pub fn decode(bytes: &[u8], id: &EmbedderId) -> Result<VectorCache, String> {
-    let mut r = Reader { bytes, at: 0 };
-    if r.take(8)? != MAGIC {
+    let mut r = bytes;
+    decode_from(&mut r, bytes.len() as u64, id)
+}
+
+/// [`decode`] from a reader of `len` bytes, checking the checksum as it goes.
+fn decode_from(r: &mut impl Read, len: u64, id: &EmbedderId) -> Result<VectorCache, String> {
+    let mut r = Checked {
+        inner: r,
+        hasher: blake3::Hasher::new(),
+        at: 0,
+    };
+    if r.take::<8>()? != *MAGIC {
         return Err("not a vector cache".into());
     }
-    let version = r.u32()?;
+    let version = u32::from_le_bytes(r.take()?);
     if version != VERSION {
         return Err(format!("format version {version}, expected {VERSION}"));
     }
-    let dims = r.u32()?;
+    let dims = u32::from_le_bytes(r.take()?);
     if dims != id.dimensions {
         return Err(format!("{dims} dimensions, expected {}", id.dimensions));
     }
-    let count = r.u64()?;
-    let key_len = r.u32()? as usize;
-    let key = r.take(key_len)?;
+    let count = u64::from_le_bytes(r.take()?);
+    let key_len = u32::from_le_bytes(r.take()?) as usize;
+    if key_len > 4096 {
+        return Err("truncated".into());
+    }
+    let mut key = vec![0u8; key_len];
+    r.fill(&mut key)?;
     if key != id.key().as_bytes() {
         return Err("written for another embedder".into());
     }
@@ -126,32 +143,38 @@ pub fn decode(bytes: &[u8], id: &EmbedderId) -> Result<VectorCache, String> {
         .ok()
         .and_then(|n| n.checked_mul(row))
         .and_then(|n| n.checked_add(r.at + CHECKSUM));
-    if expected != Some(bytes.len()) {
+    if expected.map(|e| e as u64) != Some(len) {
         return Err(format!(
-            "{} bytes, expected {} for {count} vectors",
-            bytes.len(),
+            "{len} bytes, expected {} for {count} vectors",
             expected.map_or_else(|| "more".to_owned(), |n| n.to_string())
         ));
-    }
-    let (body, sum) = bytes.split_at(bytes.len() - CHECKSUM);
-    if blake3::hash(body).as_bytes()[..CHECKSUM] != *sum {
-        return Err("checksum mismatch".into());
     }
     let rows = usize::try_from(count).unwrap_or(0);
     let mut hashes: Vec<ContentHash> = Vec::with_capacity(rows);
     let mut data: Vec<f32> = Vec::with_capacity(rows * dims as usize);
-    for _ in 0..count {
+    let mut buf = vec![0u8; row];
+    let mut finite = true;
+    for _ in 0..rows {
+        r.fill(&mut buf)?;
         let mut hash = [0u8; 16];
-        hash.copy_from_slice(r.take(16)?);
-        let raw = r.take(4 * dims as usize)?;
-        for c in raw.chunks_exact(4) {
+        hash.copy_from_slice(&buf[..16]);
+        for c in buf[16..].chunks_exact(4) {
             let x = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-            if !x.is_finite() {
-                return Err("a vector holds a value that is not a finite number".into());
-            }
+            finite &= x.is_finite();
             data.push(x);
         }
         hashes.push(hash);
+    }
+    let sum = r.hasher.finalize();
+    let mut stored = [0u8; CHECKSUM];
+    r.inner
+        .read_exact(&mut stored)
+        .map_err(|_| "truncated".to_owned())?;
+    if sum.as_bytes()[..CHECKSUM] != stored {
+        return Err("checksum mismatch".into());
+    }
+    if !finite {
+        return Err("a vector holds a value that is not a finite number".into());
     }
     if hashes.windows(2).any(|w| w[0] >= w[1]) {
         return Err("vectors are not sorted by hash".into());
@@ -159,33 +182,27 @@ pub fn decode(bytes: &[u8], id: &EmbedderId) -> Result<VectorCache, String> {
     Ok(VectorCache::from_rows(id.clone(), &hashes, data))
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
+/// Reads exactly, hashing what it reads.
+struct Checked<'a, R: Read> {
+    inner: &'a mut R,
+    hasher: blake3::Hasher,
     at: usize,
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        let end = self
-            .at
-            .checked_add(n)
-            .filter(|&e| e <= self.bytes.len())
-            .ok_or_else(|| "truncated".to_owned())?;
-        let out = &self.bytes[self.at..end];
-        self.at = end;
+impl<R: Read> Checked<'_, R> {
+    fn fill(&mut self, buf: &mut [u8]) -> Result<(), String> {
+        self.inner
+            .read_exact(buf)
+            .map_err(|_| "truncated".to_owned())?;
+        self.hasher.update(buf);
+        self.at += buf.len();
+        Ok(())
+    }
+
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        let mut out = [0u8; N];
+        self.fill(&mut out)?;
         Ok(out)
-    }
-
-    fn u32(&mut self) -> Result<u32, String> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-
-    fn u64(&mut self) -> Result<u64, String> {
-        let b = self.take(8)?;
-        let mut a = [0u8; 8];
-        a.copy_from_slice(b);
-        Ok(u64::from_le_bytes(a))
     }
 }
 
