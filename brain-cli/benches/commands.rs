@@ -1,5 +1,5 @@
-//! Whole-process benchmarks of `brain capture`, `brain review` and
-//! `brain import --from-repobrain`: the release binary is spawned for every
+//! Whole-process benchmarks of `brain inject`, `search`, `route`, `capture`,
+//! `review` and `import --from-repobrain`: the release binary is spawned for every
 //! run and its wall time measured around `Command::output()`.
 //!
 //! ```text
@@ -37,7 +37,12 @@
 //!    and, on a fresh copy of the store for every run (copied with file times
 //!    kept, flushed with `sync`, warmed with one `brain list`), the real,
 //!    writing `brain capture`;
-//! 4. times `brain review` and `brain --format json review` (10 candidates).
+//! 4. times `brain inject`, `brain search` (hybrid and lexical) and `brain
+//!    --format json route` for the task "fix duplicate refund ledger write"
+//!    on `src/payments/ledger.ts`, with warm caches (after `brain index`), and
+//!    `inject` and `search` cold (the catalog and index caches deleted before
+//!    every run), with peak RSS through `/usr/bin/time` when it exists;
+//! 5. times `brain review` and `brain --format json review` (10 candidates).
 //!
 //! Every run sets `BRAIN_NOW` and `BRAIN_ACTOR` and disables any external
 //! extractor. Outputs are checked (counts of imported records, drafts written,
@@ -701,6 +706,110 @@ fn bench_baseline(binary: &Path, store: &Path, n: usize, s: &Settings) -> Vec<Me
     ]
 }
 
+/// The task every context command is measured with.
+const TASK: &str = "fix duplicate refund ledger write";
+const TASK_PATH: &str = "src/payments/ledger.ts";
+
+/// Peak RSS of one run in KiB, through `/usr/bin/time -f %M` when it exists.
+fn peak_rss_kib(binary: &Path, store: &Path, args: &[&str]) -> Option<u64> {
+    let time = Path::new("/usr/bin/time");
+    if !time.exists() {
+        return None;
+    }
+    let out = Command::new(time)
+        .args(["-f", "%M"])
+        .arg(binary)
+        .arg("-C")
+        .arg(store)
+        .args(args)
+        .env("BRAIN_NOW", NOW)
+        .env("BRAIN_ACTOR", ACTOR)
+        .env("BRAIN_EXTRACTOR_COMMAND", "")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .last()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// `inject`, `search` and `route` with a warm cache (catalog, retrieval
+/// index and vectors built by one run first), then cold: every run after
+/// deleting `.brain/runtime/cache/` (the vector cache stays).
+fn bench_context(binary: &Path, store: &Path, n: usize, s: &Settings, report: &mut SizeReport) {
+    eprintln!("[{n}] inject, search, route ×{}…", s.runs);
+    let inject: &[&str] = &["inject", "--task", TASK, "--path", TASK_PATH];
+    let search: &[&str] = &["search", "ledger refunds"];
+    let lexical: &[&str] = &["search", "--lexical-only", "ledger refunds"];
+    let route: &[&str] = &[
+        "--format", "json", "route", "--task", TASK, "--path", TASK_PATH,
+    ];
+    ok(brain(binary, store).arg("index").output().unwrap(), "index");
+    let out = ok(brain(binary, store).args(route).output().unwrap(), "route");
+    let plan = json(&out, "route");
+    assert_eq!(plan["contract_version"], 1, "route: the contract");
+    report.notes.push(format!(
+        "`brain --format json route` output: {} bytes, {} matched memories",
+        out.stdout.len(),
+        count(&plan, "matched_memories")
+    ));
+    let warm_target = match n {
+        10_000 => Some(Duration::from_millis(50)),
+        100_000 => Some(Duration::from_millis(500)),
+        _ => None,
+    };
+    let route_target = match n {
+        10_000 => Some(Duration::from_millis(60)),
+        100_000 => Some(Duration::from_millis(500)),
+        _ => None,
+    };
+    for (label, args, target) in [
+        ("`brain inject` (warm)", inject, warm_target),
+        ("`brain search` hybrid (warm)", search, warm_target),
+        ("`brain search --lexical-only` (warm)", lexical, None),
+        ("`brain --format json route` (warm)", route, route_target),
+    ] {
+        report.measures.push(Measure {
+            size: n,
+            label: label.to_owned(),
+            runs: repeat(s.runs, || {
+                let (wall, out) = timed(brain(binary, store).args(args));
+                ok(out, label);
+                wall
+            }),
+            target,
+        });
+        if let Some(kib) = peak_rss_kib(binary, store, args) {
+            report
+                .notes
+                .push(format!("{label}: peak RSS {:.1} MiB", kib as f64 / 1024.0));
+        }
+    }
+    let cache = store.join(".brain/runtime/cache");
+    for (label, args) in [
+        ("`brain inject` (cold: no catalog or index cache)", inject),
+        ("`brain search` hybrid (cold)", search),
+    ] {
+        report.measures.push(Measure {
+            size: n,
+            label: label.to_owned(),
+            runs: repeat(s.runs.min(5), || {
+                std::fs::remove_dir_all(&cache).unwrap();
+                let (wall, out) = timed(brain(binary, store).args(args));
+                ok(out, label);
+                wall
+            }),
+            target: (n == 10_000).then(|| Duration::from_millis(400)),
+        });
+    }
+    // Leave the caches warm for what follows.
+    ok(brain(binary, store).arg("list").output().unwrap(), "list");
+}
+
 /// `brain capture` of the 2 KB session: dry runs on the store, then real
 /// runs, each on a fresh copy of it.
 fn bench_capture(
@@ -855,6 +964,7 @@ fn bench_size(
     ));
 
     report.measures.extend(bench_baseline(binary, &store, n, s));
+    bench_context(binary, &store, n, s, &mut report);
     bench_capture(binary, work.path(), &store, n, s, &mut report);
     report.measures.extend(bench_review(binary, &store, n, s));
     report

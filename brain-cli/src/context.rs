@@ -7,6 +7,9 @@
 //! * `BRAIN_EXTRACTOR_COMMAND` and `BRAIN_EXTRACTOR_TIMEOUT` (seconds)
 //!   override the config's `extractor.command` and `extractor.timeout_seconds`;
 //!   they are read raw here and judged by `crate::extractor::configured`.
+//! * `BRAIN_FAILURE_DETECTOR_COMMAND` and `BRAIN_FAILURE_DETECTOR_TIMEOUT`
+//!   (seconds) set the failure detector of `brain failure detect`; read raw
+//!   here and judged by `crate::commands::failure`.
 //! * Variables a config names (`embedding.api_key_env`) and the proxy
 //!   variables are read from a snapshot of the environment taken here, through
 //!   [`Context::env`].
@@ -35,6 +38,8 @@ pub(crate) struct Context {
     actor: Option<String>,
     extractor_command: Option<String>,
     extractor_timeout: Option<String>,
+    detector_command: Option<String>,
+    detector_timeout: Option<String>,
     /// Every variable with a UTF-8 name and value, as the process started.
     env: BTreeMap<String, String>,
 }
@@ -80,6 +85,8 @@ impl Context {
             actor,
             extractor_command: std::env::var("BRAIN_EXTRACTOR_COMMAND").ok(),
             extractor_timeout: std::env::var("BRAIN_EXTRACTOR_TIMEOUT").ok(),
+            detector_command: std::env::var("BRAIN_FAILURE_DETECTOR_COMMAND").ok(),
+            detector_timeout: std::env::var("BRAIN_FAILURE_DETECTOR_TIMEOUT").ok(),
             env: std::env::vars_os()
                 .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
                 .collect(),
@@ -107,6 +114,16 @@ impl Context {
     /// `BRAIN_EXTRACTOR_TIMEOUT` as set, not yet parsed.
     pub(crate) fn extractor_timeout(&self) -> Option<&str> {
         self.extractor_timeout.as_deref()
+    }
+
+    /// `BRAIN_FAILURE_DETECTOR_COMMAND` as set.
+    pub(crate) fn detector_command(&self) -> Option<&str> {
+        self.detector_command.as_deref()
+    }
+
+    /// `BRAIN_FAILURE_DETECTOR_TIMEOUT` as set, not yet parsed.
+    pub(crate) fn detector_timeout(&self) -> Option<&str> {
+        self.detector_timeout.as_deref()
     }
 
     /// The environment variable `name` as the process started, for variables

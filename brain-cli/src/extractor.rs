@@ -171,7 +171,20 @@ pub(crate) fn run_in(
     prompt: &str,
     timeout: Duration,
 ) -> Result<Vec<Draft>, ExternalError> {
-    let (status, stdout, stderr) = execute(dir, command, prompt, timeout)?;
+    external::parse_output(&run_raw(dir, command, prompt, timeout)?)
+}
+
+/// Runs `command` as [`run_in`] does (own process group, `input` written from
+/// a thread, stdout capped at [`MAX_OUTPUT_BYTES`], the group killed at the
+/// timeout) and returns its stdout when it exits 0, unjudged. Shared with the
+/// failure detector, which judges the output against its own contract.
+pub(crate) fn run_raw(
+    dir: Option<&Path>,
+    command: &str,
+    input: &str,
+    timeout: Duration,
+) -> Result<Vec<u8>, ExternalError> {
+    let (status, stdout, stderr) = execute(dir, command, input, timeout)?;
     if !status.success() {
         let excerpt = stderr
             .map(|rx| recv_until(&rx, Instant::now() + DRAIN_GRACE))
@@ -183,7 +196,7 @@ pub(crate) fn run_in(
             stderr_excerpt: excerpt,
         });
     }
-    external::parse_output(&stdout)
+    Ok(stdout)
 }
 
 /// Bytes read from a pipe, and whether there was more than the cap.

@@ -69,6 +69,22 @@ pub(crate) fn read_file(path: &Path) -> Result<(Vec<u8>, String), CliError> {
     Ok((read_bounded(file, &what)?, what))
 }
 
+/// The raw bytes of `file`, or of stdin when it is not a terminal, bounded
+/// like [`text`] but not decoded or normalised (for JSON input, whose line
+/// numbers and string contents must stay as they are). Returns the bytes and
+/// the name of the input for messages.
+pub(crate) fn raw(file: Option<&Path>) -> Result<(Vec<u8>, String), CliError> {
+    if let Some(path) = file {
+        return read_file(path);
+    }
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(CliError::user(ReadError::NoInput)
+            .hint("pipe the input on stdin, or pass `--input-file FILE`"));
+    }
+    Ok((read_bounded(stdin.lock(), "stdin")?, "stdin".to_owned()))
+}
+
 /// The input text: `--input`, `--input-file`, or stdin when it is not a
 /// terminal. Returns the normalised text.
 pub(crate) fn text(inline: Option<&str>, file: Option<&Path>) -> Result<String, CliError> {

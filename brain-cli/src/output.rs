@@ -18,6 +18,9 @@ use serde::Serialize;
 
 use crate::error::CliError;
 
+mod feedback;
+mod preference;
+
 /// Output format of the command's data.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Format {
@@ -725,6 +728,69 @@ impl Render for Explained<'_, brain_core::inject::InjectReport> {
         for m in &r.selection.near_misses {
             write!(w, "  - {} ({}) ", m.id, json_word(&m.reason))?;
             render_components(w, &m.components)?;
+        }
+        Ok(())
+    }
+}
+
+impl Render for brain_core::route::RouteReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        let p = &self.plan;
+        writeln!(
+            w,
+            "plan {} ({}){}",
+            p.plan_id,
+            json_word(&p.display_mode),
+            if self.paths.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", {} {} from {}",
+                    self.paths.len(),
+                    plural(self.paths.len(), "path", "paths"),
+                    json_word(&self.path_source)
+                )
+            }
+        )?;
+        let slots = [
+            ("blocked", &p.invocation_plan.blocked),
+            ("human review", &p.invocation_plan.human_review),
+            ("required", &p.invocation_plan.required),
+            ("prefer first", &p.invocation_plan.prefer_first),
+            ("optional", &p.invocation_plan.optional_fallback),
+            ("suppress", &p.invocation_plan.suppress),
+        ];
+        if slots.iter().all(|(_, skills)| skills.is_empty()) {
+            writeln!(w, "  no skill to route")?;
+        }
+        for (label, skills) in slots {
+            for skill in skills {
+                let why = p
+                    .routing_explanation
+                    .get(skill)
+                    .map_or("", |e| e.why.as_str());
+                writeln!(w, "  {label:<13} {skill}: {why}")?;
+            }
+        }
+        for c in &p.conflicts {
+            writeln!(
+                w,
+                "conflict: {} ({}) resolved to {} by {}",
+                c.skill,
+                json_word(&c.kind),
+                json_word(&c.resolution),
+                json_word(&c.rule)
+            )?;
+        }
+        for m in &self.matched_memories {
+            writeln!(w, "memory {}: {}", m.id, m.reasons.join("; "))?;
+        }
+        for warning in &p.warnings {
+            writeln!(w, "warning: {warning}")?;
+        }
+        if let Some(c) = &self.context {
+            writeln!(w)?;
+            w.write_all(c.block.as_bytes())?;
         }
         Ok(())
     }

@@ -45,6 +45,20 @@ pub fn all() -> Vec<(&'static str, Schema)> {
             generate::<crate::extract::external::ExtractorOutput>("extractor-output.schema.json"),
         ),
         (
+            "feedback-event.schema.json",
+            generate::<crate::feedback::FeedbackEvent>("feedback-event.schema.json"),
+        ),
+        (
+            "failure-event.schema.json",
+            generate::<crate::failures::FailureEvent>("failure-event.schema.json"),
+        ),
+        (
+            "failure-detector-output.schema.json",
+            generate::<crate::failures::detector::DetectorOutput>(
+                "failure-detector-output.schema.json",
+            ),
+        ),
+        (
             "output/init.schema.json",
             generate::<InitReport>("output/init.schema.json"),
         ),
@@ -105,6 +119,10 @@ pub fn all() -> Vec<(&'static str, Schema)> {
             generate::<crate::capture::CaptureReport>("output/capture.schema.json"),
         ),
         (
+            "route.schema.json",
+            generate::<crate::route::RouteReport>("route.schema.json"),
+        ),
+        (
             "output/inject.schema.json",
             generate::<crate::inject::InjectReport>("output/inject.schema.json"),
         ),
@@ -130,7 +148,95 @@ pub fn all() -> Vec<(&'static str, Schema)> {
             "output/diff.schema.json",
             generate::<crate::session::DiffReport>("output/diff.schema.json"),
         ),
+        (
+            "output/preference-add.schema.json",
+            generate::<crate::prefs::PreferenceAddReport>("output/preference-add.schema.json"),
+        ),
+        (
+            "output/preference-list.schema.json",
+            generate::<crate::prefs::PreferenceListReport>("output/preference-list.schema.json"),
+        ),
+        (
+            "output/preference-show.schema.json",
+            generate::<crate::prefs::PreferenceShowReport>("output/preference-show.schema.json"),
+        ),
+        (
+            "output/preference-approve.schema.json",
+            generate::<crate::prefs::PreferenceApproveReport>(
+                "output/preference-approve.schema.json",
+            ),
+        ),
+        (
+            "output/preference-dismiss.schema.json",
+            generate::<crate::prefs::PreferenceDismissReport>(
+                "output/preference-dismiss.schema.json",
+            ),
+        ),
+        (
+            "output/preference-supersede.schema.json",
+            generate::<crate::prefs::PreferenceSupersedeReport>(
+                "output/preference-supersede.schema.json",
+            ),
+        ),
+        (
+            "output/preference-capture.schema.json",
+            generate::<crate::prefs::PreferenceCaptureReport>(
+                "output/preference-capture.schema.json",
+            ),
+        ),
+        ("session-profile.schema.json", session_profile_file()),
+        (
+            "output/session-show.schema.json",
+            generate::<crate::session_profile::SessionShowReport>(
+                "output/session-show.schema.json",
+            ),
+        ),
+        (
+            "output/session-set.schema.json",
+            generate::<crate::session_profile::SessionSetReport>("output/session-set.schema.json"),
+        ),
+        (
+            "output/session-clear.schema.json",
+            generate::<crate::session_profile::SessionClearReport>(
+                "output/session-clear.schema.json",
+            ),
+        ),
+        (
+            "output/session-promote.schema.json",
+            generate::<crate::session_profile::SessionPromoteReport>(
+                "output/session-promote.schema.json",
+            ),
+        ),
+        (
+            "output/routing-feedback.schema.json",
+            generate::<crate::feedback::FeedbackReport>("output/routing-feedback.schema.json"),
+        ),
+        (
+            "output/routing-feedback-explain.schema.json",
+            generate::<crate::feedback::ExplainReport>(
+                "output/routing-feedback-explain.schema.json",
+            ),
+        ),
+        (
+            "output/reinforce.schema.json",
+            generate::<crate::feedback::ReinforceReport>("output/reinforce.schema.json"),
+        ),
+        (
+            "output/failure.schema.json",
+            generate::<crate::failures::FailureReport>("output/failure.schema.json"),
+        ),
     ]
+}
+
+/// The session profile file, `.brain/runtime/session-profile.json`: read
+/// strictly, so unknown keys are refused here too.
+fn session_profile_file() -> Schema {
+    let mut schema = generate::<crate::route::SessionPolicy>("session-profile.schema.json");
+    schema.insert(
+        "additionalProperties".to_owned(),
+        serde_json::Value::Bool(false),
+    );
+    schema
 }
 
 /// Returns the schema text as written to disk: pretty JSON with a final newline.

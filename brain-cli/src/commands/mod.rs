@@ -14,6 +14,7 @@ mod diff;
 mod dismiss;
 mod extract;
 mod extract_commit;
+mod failure;
 mod import;
 mod index;
 mod init;
@@ -21,9 +22,14 @@ mod inject;
 mod lint;
 mod list;
 mod normalize;
+mod preference;
 mod promote_candidates;
+mod reinforce;
 mod review;
+mod route;
+mod routing_feedback;
 mod search;
+mod session;
 mod show;
 mod stats;
 mod suggest_extract;
@@ -44,6 +50,7 @@ pub(crate) enum Command {
     PromoteCandidates(promote_candidates::PromoteCandidatesArgs),
     Supersede(supersede::SupersedeArgs),
     Dismiss(dismiss::DismissArgs),
+    Preference(preference::PreferenceArgs),
     Import(import::ImportArgs),
     Index(index::IndexArgs),
     Capture(capture::CaptureArgs),
@@ -53,7 +60,14 @@ pub(crate) enum Command {
     ExtractCommit(extract_commit::ExtractCommitArgs),
     SuggestExtract(suggest_extract::SuggestExtractArgs),
     ConversationStart(conversation_start::ConversationStartArgs),
+    #[command(visible_alias = "start")]
+    Route(route::RouteArgs),
+    SuggestSkills(route::SuggestSkillsArgs),
+    RoutingFeedback(routing_feedback::RoutingFeedbackArgs),
+    Reinforce(reinforce::ReinforceArgs),
+    Failure(failure::FailureArgs),
     Diff(diff::DiffArgs),
+    Session(session::SessionArgs),
 }
 
 pub(crate) fn dispatch(
@@ -74,6 +88,7 @@ pub(crate) fn dispatch(
         Command::PromoteCandidates(args) => promote_candidates::run(ctx, args, out),
         Command::Supersede(args) => supersede::run(ctx, args, out),
         Command::Dismiss(args) => dismiss::run(ctx, args, out),
+        Command::Preference(args) => preference::run(ctx, args, out),
         Command::Import(args) => import::run(ctx, args, out),
         Command::Index(args) => index::run(ctx, args, out),
         Command::Capture(args) => capture::run(ctx, args, out),
@@ -83,7 +98,13 @@ pub(crate) fn dispatch(
         Command::ExtractCommit(args) => extract_commit::run(ctx, args, out),
         Command::SuggestExtract(args) => suggest_extract::run(ctx, args, out),
         Command::ConversationStart(args) => conversation_start::run(ctx, args, out),
+        Command::Route(args) => route::run(ctx, args, out),
+        Command::SuggestSkills(args) => route::run_suggest(ctx, args, out),
+        Command::RoutingFeedback(args) => routing_feedback::run(ctx, args, out),
+        Command::Reinforce(args) => reinforce::run(ctx, args, out),
+        Command::Failure(args) => failure::run(ctx, args, out),
         Command::Diff(args) => diff::run(ctx, args, out),
+        Command::Session(args) => session::run(ctx, args, out),
     }
 }
 
@@ -162,6 +183,13 @@ fn load_index(
     out.warn_skipped(&index.problems)?;
     index.load_terms(terms)?;
     Ok(index)
+}
+
+/// The session profile, if one is set.
+fn session_policy(
+    brain: &brain_core::Brain,
+) -> Result<Option<brain_core::route::SessionPolicy>, CliError> {
+    Ok(brain.session_profile()?)
 }
 
 /// Vectors for ranking: the memories' (from the cache, embedding what is

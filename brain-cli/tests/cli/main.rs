@@ -11,6 +11,8 @@ mod test_add;
 mod test_capture;
 mod test_concurrency;
 mod test_embed;
+mod test_failures;
+mod test_feedback;
 mod test_help;
 mod test_import;
 mod test_init;
@@ -20,10 +22,13 @@ mod test_lint;
 mod test_list_show_stats;
 mod test_malformed;
 mod test_normalize;
+mod test_preference;
 mod test_repository;
 mod test_review;
+mod test_route;
 mod test_secrets;
 mod test_session;
+mod test_session_profile;
 
 #[test]
 fn no_forgotten_test_files() {

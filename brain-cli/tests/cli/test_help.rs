@@ -37,9 +37,11 @@ fn help_of_every_command() {
 #[test]
 fn usage_errors_exit_2() {
     let env = TestEnv::empty();
-    insta::assert_snapshot!(env.brain(["frobnicate"]), @r"
+    insta::assert_snapshot!(env.brain(["frobnicate"]), @"
     --- stderr ---
     error: unrecognized subcommand 'frobnicate'
+
+      tip: a similar subcommand exists: 'reinforce'
 
     Usage: brain [OPTIONS] <COMMAND>
 

@@ -19,7 +19,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::embed::{ContentHash, content_hash, memory_text};
-use crate::model::{Importance, Memory, MemoryId, MemoryType, Risk, Status, Validity};
+use crate::model::{Importance, Memory, MemoryId, MemoryType, Risk, Routing, Status, Validity};
 use crate::review::text::for_each_token;
 
 /// Field weights of BM25F.
@@ -69,6 +69,8 @@ pub struct Doc {
     pub len: f32,
     /// Content hash of the text embedded for it ([`memory_text`]).
     pub text_hash: ContentHash,
+    /// Its routing metadata (skills and triggers).
+    pub routing: Routing,
 }
 
 impl Doc {
@@ -116,8 +118,50 @@ impl Doc {
             named,
             len,
             text_hash: content_hash(&memory_text(m)),
+            routing: m.routing.clone(),
         };
         (doc, tf)
+    }
+
+    /// The memory as far as the document knows it: id, type, status, title,
+    /// importance, risk, validity, lineage, review state and routing; the
+    /// texts are empty and provenance holds only the time it was last seen.
+    /// Enough for routing, which reads nothing else, without parsing the file.
+    pub fn light_memory(&self) -> Memory {
+        let mut m = Memory::new(
+            self.id.clone(),
+            self.kind,
+            self.status,
+            self.title.clone(),
+            String::new(),
+            crate::model::Provenance {
+                source: crate::model::Source::Manual,
+                captured_at: self.seen,
+                proposed_by: None,
+                evidence: Vec::new(),
+            },
+        );
+        m.importance = self.importance;
+        m.risk = self.risk;
+        m.tags.clone_from(&self.tags);
+        m.scope.paths.clone_from(&self.scope_paths);
+        m.scope.modules.clone_from(&self.modules);
+        m.validity = self.validity.clone();
+        m.lineage.superseded_by.clone_from(&self.superseded_by);
+        m.lineage.supersedes.clone_from(&self.supersedes);
+        if self.pending_review {
+            m.review.state = Some(crate::model::ReviewState::Pending);
+        }
+        m.routing = self.routing.clone();
+        m
+    }
+
+    /// Whether it names any skill to route.
+    pub fn routes(&self) -> bool {
+        let r = &self.routing;
+        !(r.required_skills.is_empty()
+            && r.recommended_skills.is_empty()
+            && r.suppressed_skills.is_empty())
     }
 
     /// Whether `word` (stemmed) is a word of its title, tags or scope.

@@ -216,7 +216,24 @@ pub fn select_in(
     usage: &HashMap<MemoryId, u32>,
     fetch: &mut dyn FnMut(usize) -> Option<Memory>,
 ) -> Selection {
-    let eligible = index.docs.iter().filter(|d| d.eligible(now)).count();
+    let ranked = rank_request(index, request, now, vectors, usage);
+    pack(index, ranked, request, now, fetch)
+}
+
+/// Ranks the eligible memories of `index` for `request`, best first (with
+/// relevance inherited along supersessions); memories asked for by id come
+/// first.
+#[allow(
+    clippy::implicit_hasher,
+    reason = "ids use the default hasher throughout"
+)]
+pub fn rank_request<'a>(
+    index: &'a Index,
+    request: &Request<'_>,
+    now: Timestamp,
+    vectors: Option<&[Option<&[f32]>]>,
+    usage: &HashMap<MemoryId, u32>,
+) -> Vec<Scored<'a>> {
     // Superseded memories are ranked too, never injected: their relevance
     // passes to the memories that replaced them.
     let pool: Vec<usize> = (0..index.docs.len())
@@ -235,6 +252,19 @@ pub fn select_in(
     if !request.ids.is_empty() {
         ranked.sort_by_key(|s| !request.ids.contains(&s.doc.id));
     }
+    ranked
+}
+
+/// Packs ranked memories ([`rank_request`]) into the block.
+#[allow(clippy::too_many_lines, reason = "one greedy pass")]
+pub fn pack(
+    index: &Index,
+    ranked: Vec<Scored<'_>>,
+    request: &Request<'_>,
+    now: Timestamp,
+    fetch: &mut dyn FnMut(usize) -> Option<Memory>,
+) -> Selection {
+    let eligible = index.docs.iter().filter(|d| d.eligible(now)).count();
     let footer = footer();
     // The header shrinks (paths, then task) rather than break the budget.
     let header = [

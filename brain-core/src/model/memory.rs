@@ -211,6 +211,7 @@ impl Memory {
             &self.id,
             &self.lineage,
             &self.review,
+            false,
             &mut push,
         );
         if self.status == Status::Done && !self.kind.can_be_done() {
@@ -234,12 +235,16 @@ impl Memory {
     }
 }
 
-/// Checks shared by memories and preferences: status against lineage and review.
+/// Checks shared by memories and preferences: status against lineage and
+/// review. `active_may_await_review` lets an active record be pending review
+/// again (a preference that routing feedback contradicted: it decides
+/// nothing until a human looks at it).
 pub(crate) fn lifecycle_problems(
     status: Status,
     id: &MemoryId,
     lineage: &Lineage,
     review: &Review,
+    active_may_await_review: bool,
     push: &mut impl FnMut(&'static str, String),
 ) {
     use super::sections::ReviewState;
@@ -275,6 +280,7 @@ pub(crate) fn lifecycle_problems(
                 state.as_str()
             ),
         ),
+        (Status::Active, Some(ReviewState::Pending)) if active_may_await_review => {}
         (s, Some(ReviewState::Pending)) if s != Status::Candidate => push(
             "review.state",
             format!("review is `pending` but the status is `{s}`, not `candidate`"),

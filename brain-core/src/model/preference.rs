@@ -153,6 +153,7 @@ impl Preference {
             &self.id,
             &self.lineage,
             &self.review,
+            true,
             &mut push,
         );
         validity_problems(&self.validity, &mut push);

@@ -162,7 +162,11 @@ pub fn preference_eligible(p: &Preference, now: Timestamp) -> bool {
 /// Why a matched memory's routing applies to the task, or `None` when it has
 /// triggers and none fires.
 pub(crate) fn memory_triggers(m: &Memory, task: &Task) -> Option<Vec<String>> {
-    let r = &m.routing;
+    routing_triggers(&m.routing, task)
+}
+
+/// [`memory_triggers`] on the routing section alone.
+pub(crate) fn routing_triggers(r: &crate::model::Routing, task: &Task) -> Option<Vec<String>> {
     if r.trigger_paths.is_empty() && r.trigger_tasks.is_empty() {
         return Some(vec![
             "no triggers: applies whenever the memory matches".to_owned(),

@@ -33,6 +33,7 @@
 mod input;
 mod plan;
 mod plan_id;
+mod report;
 mod resolve;
 
 #[cfg(test)]
@@ -42,8 +43,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use input::{MatchedMemory, RouteContext, SessionPolicy, normalize_skill, preference_eligible};
 pub use plan::{
-    Claim, Conflict, ConflictKind, ConflictRule, DisplayMode, InvocationPlan, Layer, ResolvedSkill,
-    RoutePlan, SkillExplanation, Slot, SlotFamily, Source, SourceKind, SourceRef,
+    Claim, Conflict, ConflictKind, ConflictRule, DisplayMode, InvocationPlan, Layer,
+    MAX_CONFLICT_EVIDENCE, MAX_EVIDENCE, ResolvedSkill, RoutePlan, SkillExplanation, Slot,
+    SlotFamily, Source, SourceKind, SourceRef,
+};
+pub use report::{
+    CONTRACT_VERSION, MAX_MATCHED, MatchedRef, Policy, RouteContextBlock, RouteReport,
 };
 
 use crate::model::{InvocationMode, Memory, Preference, PreferenceKind, ReviewState, Status};

@@ -219,7 +219,9 @@ pub struct Source {
     /// Why the record applies to this task: the caller's match reasons and
     /// the trigger or hint that fired (``trigger path `src/ledger/**` matches
     /// `src/ledger/post.ts` ``), `global (no hints)`, or the session profile's
-    /// list (`prefer_skills`).
+    /// list (`prefer_skills`). Left out for a memory in `brain route`'s
+    /// compact plan: `matched_memories` has its reasons.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub matched_by: Vec<String>,
 }
 
@@ -268,9 +270,28 @@ pub struct ResolvedSkill {
     pub slot: Slot,
     /// The layer that decided the slot.
     pub deciding_layer: Layer,
-    /// Every source that named the skill, highest layer first; within a
-    /// layer in tie-break order (the deciding source first).
+    /// The sources that named the skill, highest layer first; within a
+    /// layer in tie-break order (the deciding source first). `brain route`
+    /// shows the first few ([`MAX_EVIDENCE`]) and counts the rest.
     pub sources: Vec<Source>,
+    /// Sources not listed in `sources`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sources_omitted: usize,
+}
+
+/// Most sources `brain route` lists per skill, per list (the rest are
+/// counted): the plan stays small however many memories agree.
+pub const MAX_EVIDENCE: usize = 2;
+
+/// Most sources a conflict lists per side, and a skill's explanation per
+/// list (`decided_by`, `overridden`, `agreeing`): the strongest, in
+/// tie-break order; the rest are counted. `resolved_skills` lists up to
+/// [`MAX_EVIDENCE`].
+pub const MAX_CONFLICT_EVIDENCE: usize = 1;
+
+#[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's signature")]
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Which two claims met on a skill.
@@ -327,6 +348,9 @@ pub struct Conflict {
     /// The side that lost (or, for a required skill, was escalated), with its
     /// evidence.
     pub overridden: Vec<Source>,
+    /// Sources not listed in `deciding` or `overridden`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub omitted: usize,
 }
 
 /// The plan: skill names by slot, each list sorted and free of duplicates.
@@ -399,6 +423,46 @@ pub struct SkillExplanation {
     /// Other sources that go the same way (run, stop, or ask a human), in
     /// priority order; a `prefer` on a required skill agrees.
     pub agreeing: Vec<SourceRef>,
+    /// Sources not listed in `decided_by`, `overridden` or `agreeing`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub omitted: usize,
+}
+
+impl RoutePlan {
+    /// Keeps the first [`MAX_EVIDENCE`] sources of every list and counts the
+    /// rest, so the plan's size does not grow with the store, and leaves
+    /// out what a memory source repeats of the report's matched memories
+    /// (path, title, match reasons): it is named by id. The slots, layers,
+    /// rules and `plan_id` are unchanged.
+    pub fn compact(&mut self) {
+        fn cap_at(list: &mut Vec<Source>, max: usize) -> usize {
+            let extra = list.len().saturating_sub(max);
+            list.truncate(max);
+            for s in list.iter_mut().filter(|s| s.kind == SourceKind::Memory) {
+                s.path = None;
+                s.title = None;
+                s.matched_by.clear();
+            }
+            extra
+        }
+        fn cap_refs(list: &mut Vec<SourceRef>) -> usize {
+            let extra = list.len().saturating_sub(MAX_CONFLICT_EVIDENCE);
+            list.truncate(MAX_CONFLICT_EVIDENCE);
+            extra
+        }
+        for r in &mut self.resolved_skills {
+            r.sources_omitted += cap_at(&mut r.sources, MAX_EVIDENCE);
+        }
+        for e in self.routing_explanation.values_mut() {
+            e.omitted += cap_refs(&mut e.decided_by)
+                + cap_refs(&mut e.overridden)
+                + cap_refs(&mut e.agreeing);
+        }
+        for c in &mut self.conflicts {
+            c.omitted += cap_at(&mut c.deciding, MAX_CONFLICT_EVIDENCE)
+                + cap_at(&mut c.overridden, MAX_CONFLICT_EVIDENCE);
+        }
+    }
 }
 
 /// The engine's answer for one task.

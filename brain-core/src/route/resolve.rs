@@ -8,6 +8,7 @@
 //! kind and id). The first source's layer and claim decide; every other
 //! source is reported as agreeing or overridden.
 
+use std::fmt::Write as _;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
@@ -124,12 +125,22 @@ fn describe(s: &Source) -> String {
     }
 }
 
+/// Most sources a sentence names; the rest are counted.
+pub(crate) const NAMED_IN_SENTENCE: usize = 1;
+
+/// Joins `items`, naming at most [`NAMED_IN_SENTENCE`] and counting the rest,
+/// so one sentence stays short however many records agree.
+fn join_some(items: impl ExactSizeIterator<Item = String>) -> String {
+    let total = items.len();
+    let mut out = items.take(NAMED_IN_SENTENCE).collect::<Vec<_>>().join(", ");
+    if total > NAMED_IN_SENTENCE {
+        let _ = write!(out, " and {} more", total - NAMED_IN_SENTENCE);
+    }
+    out
+}
+
 fn describe_all(sources: &[&Source]) -> String {
-    sources
-        .iter()
-        .map(|s| describe(s))
-        .collect::<Vec<_>>()
-        .join(", ")
+    join_some(sources.iter().map(|s| describe(s)))
 }
 
 /// Resolves one skill from its sources (at least one).
@@ -192,6 +203,7 @@ pub(crate) fn resolve(skill: &str, mut sources: Vec<Source>) -> Option<Resolutio
             resolution: slot,
             deciding: deciding.iter().map(|s| (*s).clone()).collect(),
             overridden: losers.into_iter().cloned().collect(),
+            omitted: 0,
         })
         .collect();
 
@@ -206,6 +218,7 @@ pub(crate) fn resolve(skill: &str, mut sources: Vec<Source>) -> Option<Resolutio
         decided_by: refs(&deciding),
         overridden: refs(&overridden),
         agreeing: refs(&agreeing),
+        omitted: 0,
     };
     Some(Resolution {
         resolved: ResolvedSkill {
@@ -213,6 +226,7 @@ pub(crate) fn resolve(skill: &str, mut sources: Vec<Source>) -> Option<Resolutio
             slot,
             deciding_layer: layer,
             sources,
+            sources_omitted: 0,
         },
         conflicts,
         explanation,
@@ -248,19 +262,16 @@ fn why(
     };
     let mut out = format!("layer {} ({}): {what}", layer.rank(), layer.as_str());
     if !overridden.is_empty() {
-        let list: Vec<String> = overridden
-            .iter()
-            .map(|s| {
-                format!(
-                    "{} ({} in layer {})",
-                    s.reference(),
-                    s.claim.as_str(),
-                    s.layer.rank()
-                )
-            })
-            .collect();
+        let list = join_some(overridden.iter().map(|s| {
+            format!(
+                "{} ({} in layer {})",
+                s.reference(),
+                s.claim.as_str(),
+                s.layer.rank()
+            )
+        }));
         out.push_str("; overrides ");
-        out.push_str(&list.join(", "));
+        out.push_str(&list);
     }
     out
 }

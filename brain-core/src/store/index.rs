@@ -149,6 +149,32 @@ pub(crate) fn read_memory(layout: &Layout, rel: &str) -> Result<Memory, FileProb
     }
 }
 
+/// Parses every preference file. Files that do not parse are left out: the
+/// index's load reports them (see [`StoreIndex::problems`]).
+pub(crate) fn read_preferences(layout: &Layout) -> Vec<Preference> {
+    let dir = layout.record_dir(super::RecordDir::Preferences);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| !n.starts_with('.') && Path::new(n).extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let rel = format!("{}/preferences/{name}", super::BRAIN_DIR);
+            let bytes = std::fs::read(dir.join(&name)).ok()?;
+            match load::parse_bytes(&rel, super::RecordDir::Preferences, &bytes) {
+                load::Parsed::Preference(p) => Some(*p),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 fn fingerprint() -> [u8; 32] {
     static FINGERPRINT: std::sync::OnceLock<[u8; 32]> = std::sync::OnceLock::new();
     *FINGERPRINT.get_or_init(|| {

@@ -15,10 +15,12 @@
 //! that it stays ignored even if `.brain/.gitignore` is lost.
 
 mod error;
+mod feedback;
 pub mod git;
 pub mod import;
 mod index;
 mod load;
+mod profile;
 mod runtime;
 pub mod vectors;
 mod write;
@@ -309,6 +311,12 @@ impl Store {
     pub fn load_index(&self) -> StoreIndex {
         self.ensure_runtime();
         index::load(&self.layout)
+    }
+
+    /// Every preference that parses, in path order (for a fast load that
+    /// skipped the catalog; [`StoreIndex::problems`] names the others).
+    pub fn read_preferences(&self) -> Vec<Preference> {
+        index::read_preferences(&self.layout)
     }
 
     /// Reads and parses one memory file (`rel` relative to the root).
