@@ -193,3 +193,76 @@ fn a_global_avoid_cannot_remove_a_required_skill_but_a_high_risk_suppression_blo
         .success();
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn a_session_prefer_beats_an_avoid_preference_but_not_a_block() {
+    let env = TestEnv::example();
+    let avoid = GLOBAL_AVOID
+        .replace("ledger-invariant-check", "playwright-e2e")
+        .replace(
+            "The invariant check is slow on laptops.",
+            "End-to-end runs are too slow for ledger work.",
+        );
+    write(
+        &env,
+        ".brain/preferences/avoid-playwright-e2e-global.yaml",
+        &avoid,
+    );
+    env.brain(["lint"]).success();
+    let plan = |env: &TestEnv| {
+        let (json, out) = env.brain_json(
+            "../route",
+            &[
+                "suggest-skills",
+                "--task",
+                TASK,
+                "--path",
+                "src/ledger/post.ts",
+            ],
+        );
+        assert_eq!(out.status, 0, "{out}");
+        json
+    };
+    let before = plan(&env);
+    assert_eq!(
+        before["invocation_plan"]["suppress"],
+        serde_json::json!(["playwright-e2e"]),
+        "{before:#}"
+    );
+
+    // The session asks for it: it moves to prefer_first, over the avoid.
+    env.brain(["session", "set", "--prefer-skill", "playwright-e2e"])
+        .success();
+    env.brain(["session", "set", "--prefer-skill", "ledger-invariant-check"])
+        .success();
+    let with_session = plan(&env);
+    assert_eq!(
+        with_session["invocation_plan"]["prefer_first"],
+        serde_json::json!(["playwright-e2e"]),
+        "{with_session:#}"
+    );
+    assert_eq!(
+        with_session["routing_explanation"]["playwright-e2e"]["deciding_layer"],
+        "session"
+    );
+    assert_ne!(with_session["plan_id"], before["plan_id"]);
+    // A static required skill stays required whatever the session says.
+    assert_eq!(
+        with_session["invocation_plan"]["required"],
+        serde_json::json!(["ledger-invariant-check"])
+    );
+
+    // But not over a block: a high-risk suppression wins.
+    write(
+        &env,
+        ".brain/gotchas/ledger-check-is-off-during-the-migration.yaml",
+        HIGH_RISK_SUPPRESSION,
+    );
+    let blocked = plan(&env);
+    assert_eq!(
+        blocked["invocation_plan"]["blocked"],
+        serde_json::json!(["ledger-invariant-check"]),
+        "{blocked:#}"
+    );
+    assert_eq!(blocked["display_mode"], "needs-review");
+}

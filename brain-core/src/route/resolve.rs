@@ -8,9 +8,9 @@
 //! kind and id). The first source's layer and claim decide; every other
 //! source is reported as agreeing or overridden.
 
-use std::fmt::Write as _;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use super::plan::{
     Claim, Conflict, ConflictKind, ConflictRule, Layer, ResolvedSkill, SkillExplanation, Slot,
