@@ -65,7 +65,7 @@ pub enum ExternalError {
     #[error("cannot read from the extractor")]
     Io(#[source] std::io::Error),
     /// The command exited unsuccessfully.
-    #[error("{}", exit_message(*.code, .stderr_excerpt))]
+    #[error("{}", exit_message("the extractor", *.code, .stderr_excerpt))]
     Exit {
         /// The exit code; `None` when a signal ended the process.
         code: Option<i32>,
@@ -109,10 +109,12 @@ pub enum ExternalError {
     },
 }
 
-fn exit_message(code: Option<i32>, stderr: &str) -> String {
+/// "`program` exited with status N" (or "was ended by a signal"), with the
+/// excerpt of its stderr; shared by every external-program contract.
+pub(crate) fn exit_message(program: &str, code: Option<i32>, stderr: &str) -> String {
     let mut s = match code {
-        Some(code) => format!("the extractor exited with status {code}"),
-        None => "the extractor was ended by a signal".to_owned(),
+        Some(code) => format!("{program} exited with status {code}"),
+        None => format!("{program} was ended by a signal"),
     };
     if !stderr.is_empty() {
         let _ = write!(s, "; stderr: {stderr}");

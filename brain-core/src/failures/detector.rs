@@ -16,7 +16,6 @@
 //! caller then logs [`log_line`] to `runtime/failure-detector.log` and goes on
 //! without the detector.
 
-use std::fmt::Write as _;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -59,7 +58,7 @@ pub enum DetectorError {
         message: String,
     },
     /// It exited unsuccessfully.
-    #[error("{}", exit_message(*.code, .stderr_excerpt))]
+    #[error("{}", crate::extract::external::exit_message("the failure detector", *.code, .stderr_excerpt))]
     Exit {
         /// The exit code; `None` when a signal ended it.
         code: Option<i32>,
@@ -102,17 +101,6 @@ pub enum DetectorError {
         /// How many.
         count: usize,
     },
-}
-
-fn exit_message(code: Option<i32>, stderr: &str) -> String {
-    let mut s = match code {
-        Some(code) => format!("the failure detector exited with status {code}"),
-        None => "the failure detector was ended by a signal".to_owned(),
-    };
-    if !stderr.is_empty() {
-        let _ = write!(s, "; stderr: {stderr}");
-    }
-    s
 }
 
 fn field_suffix(field: &str) -> String {
