@@ -16,7 +16,6 @@
 //! caller then logs [`log_line`] to `runtime/failure-detector.log` and goes on
 //! without the detector.
 
-
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_path_to_error::Segment;
