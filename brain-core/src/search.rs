@@ -126,7 +126,7 @@ pub fn search(
     embedding: EmbeddingUse,
 ) -> SearchReport {
     let index = Index::of_memories(memories);
-    let aligned = vectors.map(|v| crate::inject::aligned_vectors(&index, v));
+    let aligned = vectors.and_then(|v| crate::inject::similarities(&index, v, request.embedding));
     search_in(
         &index,
         request,
@@ -138,8 +138,8 @@ pub fn search(
 }
 
 /// Runs a search over an index of the store (pure). `index.postings` must
-/// hold the query's terms; `vectors`, when given, is aligned with
-/// `index.docs`; `fetch` returns the full memory at a position and is called
+/// hold the query's terms; `similarities`, when given, holds each document's
+/// cosine similarity to the query, aligned with `index.docs`; `fetch` returns the full memory at a position and is called
 /// only for the hits shown (for their snippets).
 #[allow(
     clippy::too_many_lines,
@@ -149,7 +149,7 @@ pub fn search_in(
     index: &Index,
     request: &Request<'_>,
     now: Timestamp,
-    vectors: Option<&[Option<&[f32]>]>,
+    similarities: Option<&[Option<f64>]>,
     embedding: EmbeddingUse,
     fetch: &mut dyn FnMut(usize) -> Option<Memory>,
 ) -> SearchReport {
@@ -176,7 +176,7 @@ pub fn search_in(
         embedding: request.embedding,
         ..Query::default()
     };
-    let scored = rank::rank(index, &pool, &query, now, vectors, &HashMap::new());
+    let scored = rank::rank(index, &pool, &query, now, similarities, &HashMap::new());
     let mut lexical: Vec<(usize, f64)> = scored
         .iter()
         .enumerate()
@@ -184,16 +184,14 @@ pub fn search_in(
         .map(|(i, s)| (i, s.components.bm25))
         .collect();
     lexical.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut semantic: Vec<(usize, f64)> = match (request.embedding, vectors) {
-        (Some(q), Some(v)) => scored
+    let mut semantic: Vec<(usize, f64)> = match similarities {
+        Some(sims) => scored
             .iter()
             .enumerate()
-            .filter_map(|(i, s)| {
-                v[s.position].map(|vec| (i, f64::from(crate::embed::cosine(q, vec))))
-            })
+            .filter_map(|(i, s)| sims[s.position].map(|c| (i, c)))
             .filter(|(_, c)| *c > 0.2)
             .collect(),
-        _ => Vec::new(),
+        None => Vec::new(),
     };
     semantic.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut fused: HashMap<usize, Fused> = HashMap::new();

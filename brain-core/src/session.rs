@@ -651,8 +651,9 @@ pub struct Plan {
 /// Vectors for ranking the context, as `inject` uses them.
 #[derive(Clone, Debug, Default)]
 pub struct ContextVectors<'a> {
-    /// The memories' vectors, aligned with the index's documents.
-    pub memories: Option<&'a [Option<&'a [f32]>]>,
+    /// Each memory's cosine similarity to the task, aligned with the
+    /// index's documents.
+    pub memories: Option<&'a [Option<f64>]>,
     /// The task's vector.
     pub query: Option<&'a [f32]>,
     /// Which provider was used, or why none.

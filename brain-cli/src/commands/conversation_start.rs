@@ -94,12 +94,11 @@ pub(crate) fn run(
             out,
         )?)
     };
-    let aligned = vectors.as_ref().and_then(|v| v.aligned(index));
     let context_vectors =
         vectors
             .as_ref()
             .map_or_else(ContextVectors::default, |v| ContextVectors {
-                memories: aligned.as_deref(),
+                memories: v.similarities.as_deref(),
                 query: v.query.as_deref(),
                 used: v.used.clone(),
             });

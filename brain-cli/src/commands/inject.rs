@@ -88,7 +88,6 @@ pub(crate) fn run(
         .filter(|&i| index.docs[i].in_pool(ctx.now()))
         .collect();
     let vectors = super::vectors_for(ctx, &brain, index, &pool, args.task.as_deref(), out)?;
-    let aligned = vectors.aligned(index);
     let request = Request {
         task: args.task.as_deref(),
         paths: &paths,
@@ -107,7 +106,7 @@ pub(crate) fn run(
         index,
         &request,
         ctx.now(),
-        aligned.as_deref(),
+        vectors.similarities.as_deref(),
         vectors.used.clone(),
     );
     if let Some(w) = warning {

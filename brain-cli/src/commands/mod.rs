@@ -192,11 +192,12 @@ fn session_policy(
     Ok(brain.session_profile()?)
 }
 
-/// Vectors for ranking: the memories' (from the cache, embedding what is
-/// missing) and the query's. Any provider failure degrades to lexical
-/// ranking with a warning, never a failed command.
+/// Embedding similarities for ranking: each memory's cosine to the query,
+/// from the cache (embedding what is missing). Any provider failure degrades
+/// to lexical ranking with a warning, never a failed command.
 struct Vectors {
-    cache: Option<brain_core::embed::VectorCache>,
+    /// Cosine of the query and each of `index.docs`, aligned with them.
+    similarities: Option<Vec<Option<f64>>>,
     query: Option<Vec<f32>>,
     used: brain_core::inject::EmbeddingUse,
 }
@@ -205,7 +206,7 @@ impl Vectors {
     /// No vectors, and why.
     fn none(reason: String) -> Vectors {
         Vectors {
-            cache: None,
+            similarities: None,
             query: None,
             used: brain_core::inject::EmbeddingUse {
                 provider: None,
@@ -213,19 +214,17 @@ impl Vectors {
             },
         }
     }
-
-    /// The vectors of `index.docs`, in order, when embeddings are in use.
-    fn aligned<'a>(
-        &'a self,
-        index: &brain_core::inject::index::Index,
-    ) -> Option<Vec<Option<&'a [f32]>>> {
-        let cache = self.cache.as_ref()?;
-        self.query.as_ref()?;
-        Some(index.docs.iter().map(|d| cache.get(&d.text_hash)).collect())
-    }
 }
 
-/// Embeds what `pool` (positions in `index.docs`) lacks, and the query.
+/// The query's vector and the similarities of `pool` (positions in
+/// `index.docs`) to it. Warm, the vector cache is streamed once and never
+/// held in memory; when some memory has no cached vector, the cache is
+/// loaded, the missing ones embedded (within [`MAX_EMBED_ON_READ`] for a
+/// remote provider) and the cache saved.
+#[allow(
+    clippy::too_many_lines,
+    reason = "the fast path, then the embedding path, with every fallback"
+)]
 fn vectors_for(
     ctx: &Context,
     brain: &brain_core::Brain,
@@ -235,6 +234,7 @@ fn vectors_for(
     out: &mut Output<'_>,
 ) -> Result<Vectors, CliError> {
     use brain_core::embed;
+    use brain_core::inject::rank::cosine;
     let Some(query) = query.filter(|q| !q.trim().is_empty()) else {
         return Ok(Vectors::none("no task to embed".to_owned()));
     };
@@ -251,6 +251,61 @@ fn vectors_for(
         }
     };
     let id = embedder.id();
+    // An in-process provider embeds the query for free; a remote one is only
+    // asked once it is clear the read will not give up on embeddings.
+    let local = matches!(id.provider.as_str(), "hash" | "local-static");
+    let embed_query = |out: &mut Output<'_>| -> Result<Result<Vec<f32>, Vectors>, CliError> {
+        match embedder.embed(&[query]) {
+            Ok(mut v) if v.first().is_some_and(|q| !q.is_empty()) => Ok(Ok(v.swap_remove(0))),
+            Ok(_) => Ok(Err(Vectors::none(
+                "the provider returned no vector".to_owned(),
+            ))),
+            Err(err) => {
+                out.warn(format_args!(
+                    "embedding provider failed ({err}); ranking by words only"
+                ))?;
+                Ok(Err(Vectors::none(err.to_string())))
+            }
+        }
+    };
+    let used = brain_core::inject::EmbeddingUse {
+        provider: Some(id.key()),
+        fallback_reason: None,
+    };
+    let mut query_vector = None;
+    if local {
+        let q = match embed_query(out)? {
+            Ok(q) => q,
+            Err(none) => return Ok(none),
+        };
+        // Fast path: stream the cache, keeping only the cosines.
+        let mut wanted: std::collections::HashMap<embed::ContentHash, Vec<usize>> =
+            std::collections::HashMap::with_capacity(pool.len());
+        for &i in pool {
+            wanted.entry(index.docs[i].text_hash).or_default().push(i);
+        }
+        let mut sims: Vec<Option<f64>> = vec![None; index.docs.len()];
+        let mut found = 0usize;
+        let scanned = store.scan_vectors(&id, &mut |hash, vector, _| {
+            if let Some(docs) = wanted.get(hash) {
+                let c = cosine(&q, vector);
+                for &d in docs {
+                    sims[d] = Some(c);
+                }
+                found += 1;
+            }
+        });
+        if scanned == Ok(true) && found == wanted.len() {
+            return Ok(Vectors {
+                similarities: Some(sims),
+                query: Some(q),
+                used,
+            });
+        }
+        query_vector = Some(q);
+    }
+    // Some memory has no cached vector (or the cache is unusable): load it,
+    // embed what is missing, save it.
     let (mut cache, warnings) = store.load_vectors(&id);
     for w in warnings {
         out.warn(w)?;
@@ -266,7 +321,6 @@ fn vectors_for(
         .collect();
     // A remote provider embeds a whole store slowly: a read command only
     // fills small gaps and otherwise asks for `brain index`.
-    let local = matches!(id.provider.as_str(), "hash" | "local-static");
     if !local && missing.len() > MAX_EMBED_ON_READ {
         let reason = format!(
             "{} memories have no cached vectors; run `brain index` to embed them",
@@ -286,32 +340,31 @@ fn vectors_for(
     let batch = usize::try_from(config.batch_size.max(1)).unwrap_or(usize::MAX);
     let outcome =
         embed::embed_memories(&refs, embedder.as_ref(), &mut cache, batch, &mut |_, _| {});
-    let query_vector = outcome
-        .as_ref()
-        .ok()
-        .map(|_| embedder.embed(&[query]))
-        .transpose();
     if cache.is_changed() {
         // The cache is a derived file under runtime/: losing a write only costs time.
         if let Err(e) = store.save_vectors(&cache) {
             out.warn(format_args!("could not save the vector cache: {e}"))?;
         }
     }
-    match (outcome, query_vector) {
-        (Ok(_), Ok(Some(mut q))) if !q.is_empty() => Ok(Vectors {
-            cache: Some(cache),
-            query: Some(q.swap_remove(0)),
-            used: brain_core::inject::EmbeddingUse {
-                provider: Some(id.key()),
-                fallback_reason: None,
-            },
-        }),
-        (Err(err), _) | (_, Err(err)) => {
-            out.warn(format_args!(
-                "embedding provider failed ({err}); ranking by words only"
-            ))?;
-            Ok(Vectors::none(err.to_string()))
-        }
-        _ => Ok(Vectors::none("the provider returned no vector".to_owned())),
+    if let Err(err) = outcome {
+        out.warn(format_args!(
+            "embedding provider failed ({err}); ranking by words only"
+        ))?;
+        return Ok(Vectors::none(err.to_string()));
     }
+    let q = match query_vector {
+        Some(q) => q,
+        None => match embed_query(out)? {
+            Ok(q) => q,
+            Err(none) => return Ok(none),
+        },
+    };
+    let sims = (0..index.docs.len())
+        .map(|i| cache.get(&index.docs[i].text_hash).map(|v| cosine(&q, v)))
+        .collect();
+    Ok(Vectors {
+        similarities: Some(sims),
+        query: Some(q),
+        used,
+    })
 }

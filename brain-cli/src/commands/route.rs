@@ -136,7 +136,6 @@ fn plan(
         .filter(|&i| index.docs[i].in_pool(ctx.now()))
         .collect();
     let vectors = super::vectors_for(ctx, &brain, index, &pool, task, out)?;
-    let aligned = vectors.aligned(index);
     let request = Request {
         task,
         paths: &paths,
@@ -155,7 +154,7 @@ fn plan(
             session: session.as_ref(),
         },
         ctx.now(),
-        aligned.as_deref(),
+        vectors.similarities.as_deref(),
         vectors.used.clone(),
         budget.is_some(),
     );

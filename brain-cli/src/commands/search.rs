@@ -70,7 +70,6 @@ pub(crate) fn run(
     } else {
         vectors.used.clone()
     };
-    let aligned = vectors.aligned(index);
     let request = Request {
         query: &args.query,
         types: &args.types,
@@ -85,7 +84,7 @@ pub(crate) fn run(
         index,
         &request,
         ctx.now(),
-        aligned.as_deref(),
+        vectors.similarities.as_deref(),
         used,
         &mut |i| brain.store().read_memory(&index.docs[i].path).ok(),
     );

@@ -652,3 +652,58 @@ fn a_read_does_not_embed_a_whole_store_through_a_remote_provider() {
     let (json, _) = env.brain_json("inject", &["inject", "--task", "ledger reconciliation"]);
     assert!(json["embedding"]["provider"].is_string(), "{json}");
 }
+
+#[test]
+fn a_warm_read_streams_the_vector_cache_and_ranks_exactly_as_a_cold_one() {
+    let env = TestEnv::example();
+    let file = env.root().join(".brain/runtime/vectors/hash-v1-256.bin");
+    let query = ["search", "ledger corrections after a refund"];
+    let route = [
+        "route",
+        "--task",
+        "issue a refund for a duplicate charge",
+        "--path",
+        "src/ledger/post.ts",
+    ];
+    // Cold: no cache; every vector is computed and the cache written.
+    let (cold, out) = env.brain_json("search", &query);
+    assert_eq!(out.status, 0, "{out}");
+    assert!(file.is_file());
+    let (cold_route, _) = env.brain_json("../route", &route);
+    let written = std::fs::metadata(&file).unwrap().modified().unwrap();
+    // Warm: the cache is only read, and the scores are the same.
+    let (warm, _) = env.brain_json("search", &query);
+    let (warm_route, _) = env.brain_json("../route", &route);
+    assert_eq!(warm, cold);
+    assert_eq!(warm_route, cold_route);
+    assert!(warm["hits"][0]["cosine"].is_f64(), "{warm}");
+    assert_eq!(std::fs::metadata(&file).unwrap().modified().unwrap(), written);
+    // A memory without a cached vector (a new one) is embedded on the spot.
+    env.brain([
+        "add",
+        "--type",
+        "gotcha",
+        "--status",
+        "active",
+        "--title",
+        "Refund corrections post a reversing ledger entry",
+        "--summary",
+        "A refund correction never edits the original ledger row.",
+    ])
+    .success();
+    let (after, _) = env.brain_json("search", &query);
+    assert!(
+        after["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h["title"] == "Refund corrections post a reversing ledger entry"
+                && h["semantic_rank"].is_u64()),
+        "{after:#}"
+    );
+    // A corrupt cache is rebuilt with a warning, never a failure.
+    std::fs::write(&file, b"garbage").unwrap();
+    let (_, out) = env.brain_json("search", &query);
+    assert_eq!(out.status, 0, "{out}");
+    assert!(out.stderr.contains("ignoring the vector cache"), "{out}");
+}

@@ -176,31 +176,37 @@ pub fn select(
     usage: &HashMap<MemoryId, u32>,
 ) -> Selection {
     let index = Index::of_memories(memories);
-    let aligned = vectors.map(|v| aligned_vectors(&index, v));
-    select_in(&index, request, now, aligned.as_deref(), usage, &mut |i| {
+    let sims = vectors.and_then(|v| similarities(&index, v, request.embedding));
+    select_in(&index, request, now, sims.as_deref(), usage, &mut |i| {
         Some(memories[i].clone())
     })
 }
 
-/// The vectors of `index.docs`, in order, from a map by id.
+/// The cosine similarity of `query` and each document's vector (from a map
+/// by id), aligned with `index.docs`; `None` without a query vector.
 #[allow(
     clippy::implicit_hasher,
     reason = "ids use the default hasher throughout"
 )]
-pub fn aligned_vectors<'v>(
+pub fn similarities(
     index: &Index,
-    vectors: &'v HashMap<MemoryId, Vec<f32>>,
-) -> Vec<Option<&'v [f32]>> {
-    index
-        .docs
-        .iter()
-        .map(|d| vectors.get(&d.id).map(Vec::as_slice))
-        .collect()
+    vectors: &HashMap<MemoryId, Vec<f32>>,
+    query: Option<&[f32]>,
+) -> Option<Vec<Option<f64>>> {
+    let query = query?;
+    Some(
+        index
+            .docs
+            .iter()
+            .map(|d| vectors.get(&d.id).map(|v| rank::cosine(query, v)))
+            .collect(),
+    )
 }
 
 /// Chooses and renders the memories for `request` from an index of the
 /// whole store. `index.postings` must hold the task's terms
-/// ([`rank::query_terms`]); `vectors`, when given, is aligned with
+/// ([`rank::query_terms`]); `similarities`, when given, holds each
+/// document's cosine similarity to the task ([`similarities`]), aligned with
 /// `index.docs`; `fetch` returns the full memory at a position, and is
 /// called only for the few memories that may enter the block.
 #[allow(
@@ -212,11 +218,11 @@ pub fn select_in(
     index: &Index,
     request: &Request<'_>,
     now: Timestamp,
-    vectors: Option<&[Option<&[f32]>]>,
+    similarities: Option<&[Option<f64>]>,
     usage: &HashMap<MemoryId, u32>,
     fetch: &mut dyn FnMut(usize) -> Option<Memory>,
 ) -> Selection {
-    let ranked = rank_request(index, request, now, vectors, usage);
+    let ranked = rank_request(index, request, now, similarities, usage);
     pack(index, ranked, request, now, fetch)
 }
 
@@ -231,7 +237,7 @@ pub fn rank_request<'a>(
     index: &'a Index,
     request: &Request<'_>,
     now: Timestamp,
-    vectors: Option<&[Option<&[f32]>]>,
+    similarities: Option<&[Option<f64>]>,
     usage: &HashMap<MemoryId, u32>,
 ) -> Vec<Scored<'a>> {
     // Superseded memories are ranked too, never injected: their relevance
@@ -245,7 +251,7 @@ pub fn rank_request<'a>(
         modules: request.modules,
         embedding: request.embedding,
     };
-    let mut ranked = rank::rank(index, &pool, &query, now, vectors, usage);
+    let mut ranked = rank::rank(index, &pool, &query, now, similarities, usage);
     rank::inherit_from_superseded(&mut ranked);
     ranked.retain(|s| s.doc.eligible(now));
     // Memories asked for by id come first.
@@ -489,7 +495,7 @@ impl crate::Brain {
         index: &Index,
         request: &Request<'_>,
         now: Timestamp,
-        vectors: Option<&[Option<&[f32]>]>,
+        similarities: Option<&[Option<f64>]>,
         embedding: EmbeddingUse,
     ) -> (InjectReport, Option<String>) {
         let entries = crate::activity::parse(
@@ -499,7 +505,7 @@ impl crate::Brain {
                 .unwrap_or_default(),
         );
         let usage = crate::activity::usage(&entries);
-        let selection = select_in(index, request, now, vectors, &usage, &mut |i| {
+        let selection = select_in(index, request, now, similarities, &usage, &mut |i| {
             self.store().read_memory(&index.docs[i].path).ok()
         });
         let entry = crate::activity::Entry {

@@ -183,7 +183,8 @@ pub fn query_terms(task: Option<&str>) -> Vec<String> {
 
 /// Scores the documents at `pool` (positions in `index.docs`) against
 /// `query`, best first (ties on id). `index.postings` must hold the query's
-/// terms; `vectors`, when given, is aligned with `index.docs`.
+/// terms; `similarities`, when given, holds the cosine similarity of the
+/// task's vector and each document's ([`cosine`]), aligned with `index.docs`.
 #[allow(
     clippy::implicit_hasher,
     clippy::too_many_lines,
@@ -194,7 +195,7 @@ pub fn rank<'a>(
     pool: &[usize],
     query: &Query<'_>,
     now: Timestamp,
-    vectors: Option<&[Option<&[f32]>]>,
+    similarities: Option<&[Option<f64>]>,
     usage: &HashMap<MemoryId, u32>,
 ) -> Vec<Scored<'a>> {
     let terms = query_terms(query.task);
@@ -277,13 +278,9 @@ pub fn rank<'a>(
                 query.modules.iter().any(|q| q.eq_ignore_ascii_case(&md))
                     || path_segments.contains(&md)
             })));
-            let embedding = match (query.embedding, vectors.and_then(|v| v[position])) {
-                (Some(q), Some(v)) => {
-                    let c = cosine(q, v);
-                    Some(((c - 0.2) / 0.8).clamp(0.0, 1.0))
-                }
-                _ => None,
-            };
+            let embedding = similarities
+                .and_then(|v| v[position])
+                .map(|c| ((c - 0.2) / 0.8).clamp(0.0, 1.0));
             let named = f64::from(u8::from(path_words.iter().any(|w| m.names(w))));
             let mut relevance = 1.0
                 - (1.0 - 0.9 * lexical)
@@ -448,8 +445,9 @@ fn weigh(m: &Doc, relevance: f64, now: Timestamp, uses: u32) -> Components {
     }
 }
 
-/// Cosine similarity of two vectors (0 for a zero or mismatched vector).
-fn cosine(a: &[f32], b: &[f32]) -> f64 {
+/// Cosine similarity of two vectors (0 for a zero or mismatched vector), in
+/// `f64`: the similarity ranking and search read.
+pub fn cosine(a: &[f32], b: &[f32]) -> f64 {
     if a.len() != b.len() || a.is_empty() {
         return 0.0;
     }

@@ -114,7 +114,7 @@ impl crate::Brain {
         request: &Request<'_>,
         policy: Policy<'_>,
         now: Timestamp,
-        vectors: Option<&[Option<&[f32]>]>,
+        similarities: Option<&[Option<f64>]>,
         embedding: EmbeddingUse,
         with_context: bool,
     ) -> (RouteReport, Option<String>) {
@@ -125,7 +125,7 @@ impl crate::Brain {
                 .unwrap_or_default(),
         );
         let usage = crate::activity::usage(&entries);
-        let ranked = inject::rank_request(index, request, now, vectors, &usage);
+        let ranked = inject::rank_request(index, request, now, similarities, &usage);
         let task = Task::new(request.task, request.paths);
         let mut fetched: HashMap<usize, Memory> = HashMap::new();
         let mut matched: Vec<(usize, Vec<String>, Vec<String>)> = Vec::new();

@@ -527,6 +527,21 @@ impl Store {
         vectors::path(&self.layout, id)
     }
 
+    /// Streams the vector cache of `id` to `row` (hash, vector, rows in
+    /// the file) without keeping it in memory. `Ok(false)` when there is no
+    /// cache; an error (why the file is unusable) means the rows already
+    /// passed must be discarded.
+    ///
+    /// # Errors
+    /// When the file cannot be read or is not a valid cache for `id`.
+    pub fn scan_vectors(
+        &self,
+        id: &crate::embed::EmbedderId,
+        row: &mut dyn FnMut(&crate::embed::ContentHash, &[f32], usize),
+    ) -> Result<bool, String> {
+        vectors::scan(&self.layout, id, row)
+    }
+
     /// Loads the vector cache of `id`: empty when absent, empty with a warning
     /// when unusable (corrupt, another version or dimension).
     pub fn load_vectors(

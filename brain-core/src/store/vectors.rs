@@ -114,6 +114,29 @@ pub fn decode(bytes: &[u8], id: &EmbedderId) -> Result<VectorCache, String> {
 
 /// [`decode`] from a reader of `len` bytes, checking the checksum as it goes.
 fn decode_from(r: &mut impl Read, len: u64, id: &EmbedderId) -> Result<VectorCache, String> {
+    let mut hashes: Vec<ContentHash> = Vec::new();
+    let mut data: Vec<f32> = Vec::new();
+    rows_from(r, len, id, &mut |hash, vector, count| {
+        // The count was checked against the file's length.
+        if hashes.is_empty() {
+            hashes.reserve_exact(count);
+            data.reserve_exact(count * vector.len());
+        }
+        hashes.push(*hash);
+        data.extend_from_slice(vector);
+    })?;
+    Ok(VectorCache::from_rows(id.clone(), &hashes, data))
+}
+
+/// Streams the rows of a cache file to `row` (hash, vector, rows in the
+/// file) without keeping them. An error means the file is unusable: rows
+/// already passed must then be discarded.
+pub(crate) fn rows_from(
+    r: &mut impl Read,
+    len: u64,
+    id: &EmbedderId,
+    row: &mut dyn FnMut(&ContentHash, &[f32], usize),
+) -> Result<(), String> {
     let mut r = Checked {
         inner: r,
         hasher: blake3::Hasher::new(),
@@ -140,10 +163,10 @@ fn decode_from(r: &mut impl Read, len: u64, id: &EmbedderId) -> Result<VectorCac
     if key != id.key().as_bytes() {
         return Err("written for another embedder".into());
     }
-    let row = 16 + 4 * dims as usize;
+    let row_bytes = 16 + 4 * dims as usize;
     let expected = usize::try_from(count)
         .ok()
-        .and_then(|n| n.checked_mul(row))
+        .and_then(|n| n.checked_mul(row_bytes))
         .and_then(|n| n.checked_add(r.at + CHECKSUM));
     if expected.map(|e| e as u64) != Some(len) {
         return Err(format!(
@@ -152,27 +175,29 @@ fn decode_from(r: &mut impl Read, len: u64, id: &EmbedderId) -> Result<VectorCac
         ));
     }
     let rows = usize::try_from(count).unwrap_or(0);
-    let mut hashes: Vec<ContentHash> = Vec::with_capacity(rows);
-    let mut data: Vec<f32> = Vec::with_capacity(rows * dims as usize);
     // Blocks of rows: one hash update per block keeps blake3 on its wide
     // SIMD path, which row-sized updates would not.
-    let per_block = (BLOCK_BYTES / row).max(1);
-    let mut buf = vec![0u8; per_block * row];
+    let per_block = (BLOCK_BYTES / row_bytes).max(1);
+    let mut buf = vec![0u8; per_block * row_bytes];
+    let mut vector = vec![0f32; dims as usize];
     let mut finite = true;
+    let mut sorted = true;
+    let mut previous: Option<ContentHash> = None;
     let mut left = rows;
     while left > 0 {
         let n = left.min(per_block);
-        let block = &mut buf[..n * row];
+        let block = &mut buf[..n * row_bytes];
         r.fill(block)?;
-        for one in block.chunks_exact(row) {
+        for one in block.chunks_exact(row_bytes) {
             let mut hash = [0u8; 16];
             hash.copy_from_slice(&one[..16]);
-            for c in one[16..].chunks_exact(4) {
-                let x = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            for (x, c) in vector.iter_mut().zip(one[16..].chunks_exact(4)) {
+                *x = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
                 finite &= x.is_finite();
-                data.push(x);
             }
-            hashes.push(hash);
+            sorted &= previous.is_none_or(|p| p < hash);
+            previous = Some(hash);
+            row(&hash, &vector, rows);
         }
         left -= n;
     }
@@ -187,10 +212,34 @@ fn decode_from(r: &mut impl Read, len: u64, id: &EmbedderId) -> Result<VectorCac
     if !finite {
         return Err("a vector holds a value that is not a finite number".into());
     }
-    if hashes.windows(2).any(|w| w[0] >= w[1]) {
+    if !sorted {
         return Err("vectors are not sorted by hash".into());
     }
-    Ok(VectorCache::from_rows(id.clone(), &hashes, data))
+    Ok(())
+}
+
+/// Streams the cache of `id` to `row` (see [`rows_from`]). `Ok(false)` when
+/// there is no cache file; an error says why the file is unusable.
+pub(crate) fn scan(
+    layout: &Layout,
+    id: &EmbedderId,
+    row: &mut dyn FnMut(&ContentHash, &[f32], usize),
+) -> Result<bool, String> {
+    let file = path(layout, id);
+    let opened = match std::fs::File::open(&file) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(format!("cannot read it: {e}")),
+        Ok(f) => f,
+    };
+    let len = opened
+        .metadata()
+        .map_err(|e| format!("cannot read it: {e}"))?
+        .len();
+    if len > MAX_FILE_BYTES {
+        return Err(format!("larger than {MAX_FILE_BYTES} bytes"));
+    }
+    let mut reader = std::io::BufReader::with_capacity(64 * 1024, opened);
+    rows_from(&mut reader, len, id, row).map(|()| true)
 }
 
 /// Reads exactly, hashing what it reads.
