@@ -677,7 +677,10 @@ fn a_warm_read_streams_the_vector_cache_and_ranks_exactly_as_a_cold_one() {
     assert_eq!(warm, cold);
     assert_eq!(warm_route, cold_route);
     assert!(warm["hits"][0]["cosine"].is_f64(), "{warm}");
-    assert_eq!(std::fs::metadata(&file).unwrap().modified().unwrap(), written);
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().modified().unwrap(),
+        written
+    );
     // A memory without a cached vector (a new one) is embedded on the spot.
     env.brain([
         "add",
@@ -693,12 +696,9 @@ fn a_warm_read_streams_the_vector_cache_and_ranks_exactly_as_a_cold_one() {
     .success();
     let (after, _) = env.brain_json("search", &query);
     assert!(
-        after["hits"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|h| h["title"] == "Refund corrections post a reversing ledger entry"
-                && h["semantic_rank"].is_u64()),
+        after["hits"].as_array().unwrap().iter().any(|h| h["title"]
+            == "Refund corrections post a reversing ledger entry"
+            && h["semantic_rank"].is_u64()),
         "{after:#}"
     );
     // A corrupt cache is rebuilt with a warning, never a failure.
