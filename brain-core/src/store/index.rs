@@ -194,8 +194,11 @@ fn fingerprint() -> [u8; 32] {
 /// the store (through the catalog cache) and rebuilding it.
 pub(crate) fn load(layout: &Layout) -> StoreIndex {
     let path = layout.runtime_dir().join("cache").join("index.bin");
-    let (files, listing_problems) = load::list_files(layout);
-    if let Some(found) = read_current(&path, &files, listing_problems.clone()) {
+    // Listing (one `stat` per file) and decoding the head are independent:
+    // they run side by side, and the stamps are compared afterwards.
+    let ((files, listing_problems), head) =
+        rayon::join(|| load::list_files(layout), || read_head(&path));
+    if let Some(found) = head.and_then(|h| current(h, &path, &files, listing_problems)) {
         return found;
     }
     let (catalog, files) = load::load_listed(layout, true);
@@ -329,18 +332,18 @@ fn encode(mut head: Head, index: &Index) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// The index in `path` if it describes exactly `files`, none of them too
-/// recent to trust.
-fn read_current(
-    path: &Path,
-    files: &[Listed],
-    listing_problems: Vec<FileProblem>,
-) -> Option<StoreIndex> {
+/// A decoded head, the time its file was written and where its postings
+/// start.
+struct ReadHead {
+    head: Head,
+    written: (u64, u32),
+    base: u64,
+}
+
+/// Reads and decodes the head of the index file, if it is one of ours.
+fn read_head(path: &Path) -> Option<ReadHead> {
     let mut file = std::fs::File::open(path).ok()?;
     let written = mtime_of(file.metadata().ok()?.modified().ok());
-    if files.iter().any(|f| f.mtime.0 + RACY_SECONDS >= written.0) {
-        return None;
-    }
     let mut header = [0u8; 48];
     file.read_exact(&mut header).ok()?;
     if header[..8] != MAGIC || header[8..40] != fingerprint() {
@@ -356,7 +359,29 @@ fn read_current(
         return None;
     }
     let head = decode_head(&bytes)?;
-    drop(bytes);
+    Some(ReadHead {
+        head,
+        written,
+        base: 48 + len,
+    })
+}
+
+/// The index of `read` if it describes exactly `files`, none of them too
+/// recent to trust.
+fn current(
+    read: ReadHead,
+    path: &Path,
+    files: &[Listed],
+    listing_problems: Vec<FileProblem>,
+) -> Option<StoreIndex> {
+    let ReadHead {
+        head,
+        written,
+        base,
+    } = read;
+    if files.iter().any(|f| f.mtime.0 + RACY_SECONDS >= written.0) {
+        return None;
+    }
     let same = head.files.len() == files.len()
         && head
             .files
@@ -381,7 +406,7 @@ fn read_current(
         source: Source::File {
             path: path.to_owned(),
             terms: head.terms,
-            base: 48 + len,
+            base,
         },
     })
 }
