@@ -290,7 +290,7 @@ pub const MAX_EVIDENCE: usize = 2;
 pub const MAX_CONFLICT_EVIDENCE: usize = 1;
 
 #[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's signature")]
-fn is_zero(n: &usize) -> bool {
+pub(crate) fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 

@@ -26,11 +26,6 @@ pub const CONTRACT_VERSION: u32 = 1;
 /// Most matched memories listed besides those the plan cites.
 pub const MAX_MATCHED: usize = 5;
 
-#[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's signature")]
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
 /// A memory routing read.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct MatchedRef {
@@ -78,7 +73,7 @@ pub struct RouteReport {
     /// cites, and the best others up to [`MAX_MATCHED`].
     pub matched_memories: Vec<MatchedRef>,
     /// Memories whose routing was read but are not listed.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "super::plan::is_zero")]
     pub matched_memories_omitted: usize,
     /// The plan: `plan_id`, `display_mode`, `invocation_plan`,
     /// `resolved_skills`, `conflicts`, `routing_explanation`, `warnings`.
@@ -161,9 +156,6 @@ impl crate::Brain {
             }
             // The engine adds the triggers that fired to a source's reasons.
             let shown_triggers = fired;
-            if reasons.is_empty() && shown_triggers.is_empty() {
-                continue;
-            }
             // Routing reads only what the index holds: no file is parsed.
             fetched.insert(s.position, s.doc.light_memory());
             matched.push((s.position, reasons, shown_triggers));
