@@ -41,7 +41,9 @@
 //!    --format json route` for the task "fix duplicate refund ledger write"
 //!    on `src/payments/ledger.ts`, with warm caches (after `brain index`), and
 //!    `inject` and `search` cold (the catalog and index caches deleted before
-//!    every run), with peak RSS through `/usr/bin/time` when it exists;
+//!    every run), with peak RSS through `/usr/bin/time` when it exists; and
+//!    checks that `inject --budget` 200, 800 and 1200 stay within the budget
+//!    and inject no goal;
 //! 5. times `brain review` and `brain --format json review` (10 candidates).
 //!
 //! Every run sets `BRAIN_NOW` and `BRAIN_ACTOR` and disables any external
@@ -756,6 +758,43 @@ fn bench_context(binary: &Path, store: &Path, n: usize, s: &Settings, report: &m
         "`brain --format json route` output: {} bytes, {} matched memories",
         out.stdout.len(),
         count(&plan, "matched_memories")
+    ));
+    // The block never exceeds the budget, whatever the store's size, and
+    // this task never gets a goal.
+    let mut budgets = Vec::new();
+    for budget in ["200", "800", "1200"] {
+        let out = ok(
+            brain(binary, store)
+                .args([
+                    "--format", "json", "inject", "--task", TASK, "--path", TASK_PATH,
+                ])
+                .args(["--budget", budget])
+                .output()
+                .unwrap(),
+            "inject --budget",
+        );
+        let block = json(&out, "inject");
+        let used = block["used_tokens"].as_u64().unwrap();
+        assert!(
+            used <= budget.parse::<u64>().unwrap(),
+            "inject --budget {budget}: {used} tokens"
+        );
+        assert!(
+            block["selected"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|m| m["type"] != "goal"),
+            "inject --budget {budget}: a goal was injected"
+        );
+        budgets.push(format!(
+            "{used} of {budget} ({} memories)",
+            count(&block, "selected")
+        ));
+    }
+    report.notes.push(format!(
+        "`brain inject --budget 200 / 800 / 1200`: {} tokens used, no goal",
+        budgets.join(", ")
     ));
     let warm_target = match n {
         10_000 => Some(Duration::from_millis(50)),
