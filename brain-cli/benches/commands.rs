@@ -739,28 +739,9 @@ fn peak_rss_kib(binary: &Path, store: &Path, args: &[&str]) -> Option<u64> {
         .ok()
 }
 
-/// `inject`, `search` and `route` with a warm cache (catalog, retrieval
-/// index and vectors built by one run first), then cold: every run after
-/// deleting `.brain/runtime/cache/` (the vector cache stays).
-fn bench_context(binary: &Path, store: &Path, n: usize, s: &Settings, report: &mut SizeReport) {
-    eprintln!("[{n}] inject, search, route ×{}…", s.runs);
-    let inject: &[&str] = &["inject", "--task", TASK, "--path", TASK_PATH];
-    let search: &[&str] = &["search", "ledger refunds"];
-    let lexical: &[&str] = &["search", "--lexical-only", "ledger refunds"];
-    let route: &[&str] = &[
-        "--format", "json", "route", "--task", TASK, "--path", TASK_PATH,
-    ];
-    ok(brain(binary, store).arg("index").output().unwrap(), "index");
-    let out = ok(brain(binary, store).args(route).output().unwrap(), "route");
-    let plan = json(&out, "route");
-    assert_eq!(plan["contract_version"], 1, "route: the contract");
-    report.notes.push(format!(
-        "`brain --format json route` output: {} bytes, {} matched memories",
-        out.stdout.len(),
-        count(&plan, "matched_memories")
-    ));
-    // The block never exceeds the budget, whatever the store's size, and
-    // this task never gets a goal.
+/// The block never exceeds the budget, whatever the store's size, and the
+/// bench's task never gets a goal: `inject --budget` 200, 800 and 1200.
+fn check_budgets(binary: &Path, store: &Path, report: &mut SizeReport) {
     let mut budgets = Vec::new();
     for budget in ["200", "800", "1200"] {
         let out = ok(
@@ -796,6 +777,29 @@ fn bench_context(binary: &Path, store: &Path, n: usize, s: &Settings, report: &m
         "`brain inject --budget 200 / 800 / 1200`: {} tokens used, no goal",
         budgets.join(", ")
     ));
+}
+
+/// `inject`, `search` and `route` with a warm cache (catalog, retrieval
+/// index and vectors built by one run first), then cold: every run after
+/// deleting `.brain/runtime/cache/` (the vector cache stays).
+fn bench_context(binary: &Path, store: &Path, n: usize, s: &Settings, report: &mut SizeReport) {
+    eprintln!("[{n}] inject, search, route ×{}…", s.runs);
+    let inject: &[&str] = &["inject", "--task", TASK, "--path", TASK_PATH];
+    let search: &[&str] = &["search", "ledger refunds"];
+    let lexical: &[&str] = &["search", "--lexical-only", "ledger refunds"];
+    let route: &[&str] = &[
+        "--format", "json", "route", "--task", TASK, "--path", TASK_PATH,
+    ];
+    ok(brain(binary, store).arg("index").output().unwrap(), "index");
+    let out = ok(brain(binary, store).args(route).output().unwrap(), "route");
+    let plan = json(&out, "route");
+    assert_eq!(plan["contract_version"], 1, "route: the contract");
+    report.notes.push(format!(
+        "`brain --format json route` output: {} bytes, {} matched memories",
+        out.stdout.len(),
+        count(&plan, "matched_memories")
+    ));
+    check_budgets(binary, store, report);
     let warm_target = match n {
         10_000 => Some(Duration::from_millis(50)),
         100_000 => Some(Duration::from_millis(500)),
