@@ -407,7 +407,7 @@ pub fn stderr_excerpt(stderr: &[u8]) -> String {
 /// Returns the program name of a shell command for the log: the first word
 /// that is not a `NAME=value` assignment (whose value may be a secret), without
 /// its directory or quotes.
-fn program_name(command: &str) -> String {
+pub fn program_name(command: &str) -> String {
     let word = command
         .split_whitespace()
         .find(|w| !w.contains('='))
@@ -421,7 +421,7 @@ fn program_name(command: &str) -> String {
     }
 }
 
-fn shorten(s: &str, max: usize) -> String {
+pub(crate) fn shorten(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_owned();
     }
@@ -437,8 +437,20 @@ fn shorten(s: &str, max: usize) -> String {
 /// one line, at most 400 characters, secrets redacted; the prompt and the
 /// output never appear beyond what the reason quotes.
 pub fn log_line(now: jiff::Timestamp, command: &str, err: &ExternalError) -> String {
+    program_log_line(now, command, err.kind(), err)
+}
+
+/// The log line of any external program's refused run (extractor, failure
+/// detector): `<now> <program> <kind>: <reason>`, the reason being the error
+/// and its causes on one line, at most 400 characters, secrets redacted.
+pub(crate) fn program_log_line(
+    now: jiff::Timestamp,
+    command: &str,
+    kind: &str,
+    err: &dyn std::error::Error,
+) -> String {
     let mut reason = err.to_string();
-    let mut source = std::error::Error::source(err);
+    let mut source = err.source();
     while let Some(s) = source {
         let _ = write!(reason, ": {s}");
         source = s.source();
@@ -446,9 +458,8 @@ pub fn log_line(now: jiff::Timestamp, command: &str, err: &ExternalError) -> Str
     let (reason, _) = crate::secrets::redact(&reason);
     let reason = reason.split_whitespace().collect::<Vec<_>>().join(" ");
     format!(
-        "{now} {} {}: {}",
+        "{now} {} {kind}: {}",
         program_name(command),
-        err.kind(),
         shorten(&reason, MAX_REASON_CHARS)
     )
 }

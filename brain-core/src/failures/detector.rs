@@ -25,9 +25,6 @@ use super::{Failure, FailureEvent};
 /// The most failures one output may hold.
 pub const MAX_ITEMS: usize = 50;
 
-/// The most characters of a reason written to the runtime log.
-const MAX_REASON_CHARS: usize = 400;
-
 /// The most characters of a parser message kept in an error.
 const MAX_MESSAGE_CHARS: usize = 160;
 
@@ -177,31 +174,8 @@ pub fn parse_output(stdout: &[u8], root: Option<&str>) -> Result<Vec<Failure>, D
         .collect()
 }
 
-fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_owned();
-    }
-    let mut out: String = s.chars().take(max - 1).collect();
-    out.push('…');
-    out
-}
-
-/// The program name of a shell command for the log: the first word that is
-/// not a `NAME=value` assignment (whose value may be a secret), without its
-/// directory or quotes.
-pub fn program_name(command: &str) -> String {
-    let word = command
-        .split_whitespace()
-        .find(|w| !w.contains('='))
-        .unwrap_or("sh");
-    let word = word.trim_matches(['"', '\'']);
-    let name = word.rsplit('/').next().unwrap_or(word);
-    if name.is_empty() {
-        "sh".to_owned()
-    } else {
-        crate::secrets::redact(name).0
-    }
-}
+pub use crate::extract::external::program_name;
+use crate::extract::external::shorten;
 
 /// Returns the line (without a newline) appended to
 /// `runtime/failure-detector.log` when a detector's output is refused:
@@ -209,14 +183,7 @@ pub fn program_name(command: &str) -> String {
 /// reason, secrets redacted. Only the program name of `command` is written;
 /// neither the input nor the output appears beyond what the reason quotes.
 pub fn log_line(now: jiff::Timestamp, command: &str, err: &DetectorError) -> String {
-    let (reason, _) = crate::secrets::redact(&err.to_string());
-    let reason = reason.split_whitespace().collect::<Vec<_>>().join(" ");
-    format!(
-        "{now} {} {}: {}",
-        program_name(command),
-        err.kind(),
-        shorten(&reason, MAX_REASON_CHARS)
-    )
+    crate::extract::external::program_log_line(now, command, err.kind(), err)
 }
 
 #[cfg(test)]
