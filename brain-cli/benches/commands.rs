@@ -67,10 +67,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use brain_core::config::Config;
-use brain_core::model::{
-    Confidence, DateOrTime, Evidence, EvidenceKind, Importance, InvocationMode, Memory, MemoryId,
-    MemoryType, Provenance, ReviewState, Risk, Source, Status,
-};
+use brain_core::model::{MemoryId, Status};
 use brain_core::store::Store;
 
 const DEFAULT_SIZES: [usize; 2] = [1_000, 10_000];
@@ -90,176 +87,12 @@ const PREFERENCES: usize = 8;
 const SESSION: &str = "tests/fixtures/capture/session-2kb.md";
 
 const SEED: u64 = 0x6272_6169_6e5f_636d; // "brain_cm"
-/// 2025-01-01T00:00:00Z: base of every generated timestamp.
-const BASE_SECONDS: i64 = 1_735_689_600;
 /// Modification time given to every generated file: 2025-06-01T00:00:00Z.
 const FILE_MTIME_SECONDS: u64 = 1_748_736_000;
 
 #[path = "../../brain-core/benches/common/gen.rs"]
 mod generator;
-use generator::{
-    MODULES, PEOPLE, Rng, SKILLS, TAGS, TASKS, WORDS, capitalized_sentence, hex, pick_kind,
-    timestamp,
-};
-
-fn make_memory(rng: &mut Rng, index: usize, earlier: &[MemoryId], status: Status) -> Memory {
-    let kind = pick_kind(rng);
-    let title = capitalized_sentence(rng, 4, 9, "");
-    let id = MemoryId::generate(&title, &[kind.as_str(), &index.to_string()]);
-    let summary = format!(
-        "{} {}",
-        capitalized_sentence(rng, 8, 14, "."),
-        capitalized_sentence(rng, 5, 10, ".")
-    );
-    let captured = BASE_SECONDS + i64::try_from(index).unwrap() * 97;
-    let provenance = make_provenance(rng, captured);
-    let mut m = Memory::new(id, kind, status, title, summary, provenance);
-    add_texts_and_scope(rng, &mut m);
-    if rng.chance(35) {
-        add_routing(rng, &mut m);
-    }
-    add_validity(rng, &mut m, captured);
-    add_lineage_and_review(rng, &mut m, earlier, captured);
-    m.normalize();
-    m
-}
-
-fn make_provenance(rng: &mut Rng, captured: i64) -> Provenance {
-    let evidence = (0..rng.below(3))
-        .map(|_| {
-            if rng.chance(50) {
-                Evidence {
-                    kind: EvidenceKind::Commit,
-                    value: hex(rng, 40),
-                }
-            } else {
-                Evidence {
-                    kind: EvidenceKind::File,
-                    value: format!("src/{}/{}.rs", rng.pick(MODULES), rng.pick(WORDS)),
-                }
-            }
-        })
-        .collect();
-    Provenance {
-        source: match rng.below(10) {
-            0..4 => Source::Manual,
-            4..7 => Source::Session,
-            7..9 => Source::Commit,
-            _ => Source::Import,
-        },
-        captured_at: timestamp(captured),
-        proposed_by: rng.chance(70).then(|| rng.pick(PEOPLE).to_owned()),
-        evidence,
-    }
-}
-
-fn add_texts_and_scope(rng: &mut Rng, m: &mut Memory) {
-    let lines = rng.range(3, 8);
-    m.detail = (0..lines)
-        .map(|_| capitalized_sentence(rng, 8, 16, "."))
-        .collect::<Vec<_>>()
-        .join("\n");
-    m.importance = match rng.below(10) {
-        0..2 => Importance::Low,
-        2..7 => Importance::Medium,
-        7..9 => Importance::High,
-        _ => Importance::Critical,
-    };
-    m.risk = match rng.below(10) {
-        0..6 => Risk::Low,
-        6..9 => Risk::Medium,
-        _ => Risk::High,
-    };
-    if rng.chance(40) {
-        let hundredths = 50 + rng.below(50);
-        m.confidence = Confidence::new(hundredths as f64 / 100.0).unwrap();
-    }
-    m.tags = rng.words(TAGS, 1, 4);
-    let modules = rng.words(MODULES, 0, 2);
-    m.scope.paths = modules.iter().map(|md| format!("src/{md}/**")).collect();
-    if rng.chance(30) {
-        m.scope
-            .paths
-            .push(format!("tests/{}/**", rng.pick(MODULES)));
-    }
-    m.scope.modules = modules;
-}
-
-fn add_routing(rng: &mut Rng, m: &mut Memory) {
-    let r = &mut m.routing;
-    r.recommended_skills = rng.words(SKILLS, 1, 2);
-    if rng.chance(25) {
-        r.required_skills = rng.words(SKILLS, 1, 1);
-    }
-    if rng.chance(10) {
-        r.suppressed_skills = rng.words(SKILLS, 1, 1);
-    }
-    r.trigger_paths = (0..rng.range(1, 3))
-        .map(|_| format!("src/{}/**/*.rs", rng.pick(MODULES)))
-        .collect();
-    r.trigger_tasks = rng.words(TASKS, 0, 2);
-    r.invocation_mode = match rng.below(4) {
-        0 => InvocationMode::Required,
-        1 => InvocationMode::Prefer,
-        2 => InvocationMode::Optional,
-        _ => InvocationMode::Suppress,
-    };
-}
-
-fn add_validity(rng: &mut Rng, m: &mut Memory, captured: i64) {
-    if rng.chance(15) {
-        m.validity.observed_at = Some(timestamp(captured + 3_600));
-    }
-    if m.kind == MemoryType::Working || rng.chance(5) {
-        let days =
-            jiff::SignedDuration::from_hours(24 * (30 + i64::try_from(rng.below(60)).unwrap()));
-        let until = timestamp(captured).checked_add(days).unwrap();
-        m.validity.expires = Some(DateOrTime::Date(
-            until.to_zoned(jiff::tz::TimeZone::UTC).date(),
-        ));
-    }
-    if rng.chance(5) {
-        m.validity.valid_from = Some(timestamp(captured));
-        m.validity.valid_until = Some(timestamp(captured + 86_400 * 365));
-    }
-}
-
-fn add_lineage_and_review(rng: &mut Rng, m: &mut Memory, earlier: &[MemoryId], captured: i64) {
-    let has_earlier = !earlier.is_empty();
-    let status = m.status;
-    if status == Status::Superseded {
-        m.lineage.superseded_by = Some(earlier[rng.below(earlier.len())].clone());
-    }
-    if has_earlier && rng.chance(10) {
-        m.lineage.version = u32::try_from(rng.range(2, 3)).unwrap();
-        m.lineage.supersedes = vec![earlier[rng.below(earlier.len())].clone()];
-    }
-    if has_earlier && rng.chance(12) {
-        m.lineage.related = (0..rng.range(1, 3))
-            .map(|_| earlier[rng.below(earlier.len())].clone())
-            .collect();
-    }
-    // A record cannot supersede itself; ids are unique per index, so no clash.
-
-    match status {
-        Status::Candidate => m.review.state = Some(ReviewState::Pending),
-        Status::Dismissed => {
-            m.review.state = Some(ReviewState::Rejected);
-            m.review.decided_at = Some(timestamp(captured + 7_200));
-            m.review.decided_by = Some(rng.pick(PEOPLE).to_owned());
-            m.review.reason = Some(capitalized_sentence(rng, 5, 10, "."));
-        }
-        Status::Active if rng.chance(40) => {
-            m.review.state = Some(ReviewState::Approved);
-            m.review.decided_at = Some(timestamp(captured + 7_200));
-            m.review.decided_by = Some(rng.pick(PEOPLE).to_owned());
-        }
-        _ => {}
-    }
-    if rng.chance(8) {
-        m.notes = capitalized_sentence(rng, 6, 14, ".");
-    }
-}
+use generator::{Rng, make_memory};
 
 /// Writes a native store of `n` active memories and 10 candidates under
 /// `root` (which must exist), as canonical YAML with old, fixed file times.
@@ -273,7 +106,7 @@ fn generate_native(root: &Path, n: usize) {
         } else {
             Status::Candidate
         };
-        let m = make_memory(&mut rng, i, &ids, status);
+        let m = make_memory(&mut rng, i, &ids, |_, _| status);
         let text = brain_core::yaml::memory_to_string(&m);
         let path = root
             .join(".brain")
