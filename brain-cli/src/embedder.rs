@@ -361,17 +361,26 @@ impl OpenAi {
     }
 }
 
+/// Embeds `texts` `size` at a time through `batch`, in order.
+fn in_batches(
+    texts: &[&str],
+    size: usize,
+    mut batch: impl FnMut(&[&str]) -> Result<Vec<Vec<f32>>, EmbedError>,
+) -> Result<Vec<Vec<f32>>, EmbedError> {
+    let mut out = Vec::with_capacity(texts.len());
+    for chunk in texts.chunks(size.max(1)) {
+        out.extend(batch(chunk)?);
+    }
+    Ok(out)
+}
+
 impl Embedder for OpenAi {
     fn id(&self) -> EmbedderId {
         self.id.clone()
     }
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let mut out = Vec::with_capacity(texts.len());
-        for batch in texts.chunks(self.batch_size) {
-            out.extend(self.embed_batch(batch)?);
-        }
-        Ok(out)
+        in_batches(texts, self.batch_size, |batch| self.embed_batch(batch))
     }
 }
 
@@ -525,11 +534,7 @@ impl Embedder for CommandEmbedder {
     }
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let mut out = Vec::with_capacity(texts.len());
-        for batch in texts.chunks(self.batch_size) {
-            out.extend(self.embed_batch(batch)?);
-        }
-        Ok(out)
+        in_batches(texts, self.batch_size, |batch| self.embed_batch(batch))
     }
 }
 
