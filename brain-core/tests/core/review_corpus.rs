@@ -164,7 +164,8 @@ fn problems(case: &Case) -> Vec<String> {
         out.push(format!("unknown relation `{r}`"));
     }
     match (case.expect.as_str(), case.target) {
-        ("merge" | "supersede" | "reject", None) => {
+        // A reject without a target: content with no durable value.
+        ("merge" | "supersede", None) => {
             out.push(format!("`{}` needs a target", case.expect));
         }
         (_, Some(t)) if t >= case.stored.len() => out.push(format!("target {t} out of range")),
@@ -205,6 +206,8 @@ struct Verdict {
     expected_target: Option<MemoryId>,
     expected_relation: Option<String>,
     outcome: ReviewOutcome,
+    /// Whether safe approval would take the candidate.
+    safe: bool,
 }
 
 impl Verdict {
@@ -224,6 +227,12 @@ impl Verdict {
                 .is_none_or(|r| *r == self.relation())
             && (self.expected == "accept"
                 || self.outcome.targets.first() == self.expected_target.as_ref())
+    }
+
+    /// A replacement that safe approval would take on its own: it would
+    /// leave two contradictory active memories.
+    fn replacement_marked_safe(&self) -> bool {
+        self.expected == "supersede" && self.safe
     }
 
     /// Merges or supersedes although the truth is a distinct memory, or
@@ -297,7 +306,9 @@ fn review(file: String, case: &Case) -> Verdict {
         .map(|i| stored_id(&case.name, *i))
         .collect();
     let outcome = Reviewer::new(stored.iter()).review(&candidate);
+    let safe = brain_core::approve::unsafe_reason(&candidate, &outcome).is_none();
     Verdict {
+        safe,
         file,
         name: case.name.clone(),
         class: case.class.clone(),
@@ -401,6 +412,15 @@ fn reviewer_accuracy_on_the_labelled_corpus() {
         total >= MIN_CASES,
         "the corpus has {total} cases, want at least {MIN_CASES}"
     );
+    let safe_replacements: Vec<String> = verdicts
+        .iter()
+        .filter(|v| v.replacement_marked_safe())
+        .map(Verdict::describe)
+        .collect();
+    println!(
+        "\nreplacements that safe approval would take: {}",
+        safe_replacements.len()
+    );
     let unsafe_cases: Vec<String> = verdicts
         .iter()
         .filter(|v| v.unsafe_outcome())
@@ -411,6 +431,12 @@ fn reviewer_accuracy_on_the_labelled_corpus() {
         "{} unsafe outcomes (merge or supersede of a distinct memory, or merge of a replacement):\n{}",
         unsafe_cases.len(),
         unsafe_cases.join("\n")
+    );
+    assert!(
+        safe_replacements.is_empty(),
+        "{} replacements marked safe (safe approval would leave two contradictory memories):\n{}",
+        safe_replacements.len(),
+        safe_replacements.join("\n")
     );
     assert!(
         accuracy >= MIN_ACCURACY * 100.0,
