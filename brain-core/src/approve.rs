@@ -19,7 +19,9 @@
 //!
 //! Safe approval (`--safe`, and `brain promote-candidates` when the workflow
 //! allows it) takes only candidates decided `accept` with relation `novel`,
-//! not `working` notes, and without temporary wording.
+//! not `working` notes, without temporary wording, without replacement
+//! wording and without a changed value of a stored memory (see
+//! [`unsafe_reason`]).
 
 use jiff::Timestamp;
 use schemars::JsonSchema;
@@ -117,12 +119,38 @@ pub enum Selection {
 
 /// Returns why a reviewed candidate is not safe to approve without a person,
 /// or `None` when it is.
+///
+/// Only a novel accept is safe, and not even that when the candidate says
+/// it replaces something ("switched from", "no longer", "moved to": if the
+/// reviewer did not find what it replaces, a person must), or when it
+/// changes a value a stored memory states: approving either alone would
+/// leave two contradictory active memories.
 pub fn unsafe_reason(candidate: &Memory, outcome: &ReviewOutcome) -> Option<String> {
     if outcome.decision != Decision::Accept || outcome.relation != Relation::Novel {
         return Some(format!(
             "the reviewer decided `{}` ({}): a person decides",
             report::serde_name(&outcome.decision),
             report::serde_name(&outcome.relation)
+        ));
+    }
+    let text = format!(
+        "{}\n{}\n{}",
+        candidate.title, candidate.summary, candidate.detail
+    );
+    if let Some(r) = crate::review::text::replacements(&text).first() {
+        return Some(format!(
+            "replacement wording (\"{}\"): it may replace a stored memory, a person decides",
+            r.phrase
+        ));
+    }
+    if let Some((e, changed)) = outcome
+        .evidence
+        .iter()
+        .find_map(|e| e.changed_value.as_ref().map(|c| (e, c)))
+    {
+        return Some(format!(
+            "changes a value `{}` states ({changed}): a person decides",
+            e.target
         ));
     }
     if candidate.kind == MemoryType::Working {
@@ -518,5 +546,49 @@ mod tests {
         let mut w = m.clone();
         w.kind = MemoryType::Working;
         assert!(unsafe_reason(&w, &outcome(Decision::Accept, Relation::Novel, &[])).is_some());
+        // Replacement wording, even about nothing the reviewer found.
+        let cases = [
+            (
+                "We switched from Jest to Vitest",
+                "Tests run with Vitest now.",
+                true,
+            ),
+            (
+                "Shaders moved to engine/render/shaders",
+                "CMake compiles them.",
+                true,
+            ),
+            ("Python 3.12 is no longer supported", "Use 3.13.", true),
+            (
+                "Run cargo clippy before pushing",
+                "CI fails on any lint.",
+                false,
+            ),
+        ];
+        for (title, summary, replacement) in cases {
+            let c = memory("c-2", title, summary);
+            let reason = unsafe_reason(&c, &outcome(Decision::Accept, Relation::Novel, &[]));
+            assert_eq!(reason.is_some(), replacement, "{title}: {reason:?}");
+        }
+        // A changed value of a stored memory.
+        let mut changed = outcome(Decision::Accept, Relation::Novel, &[]);
+        changed.evidence.push(crate::review::Evidence {
+            target: MemoryId::new("t-1").unwrap(),
+            target_status: Status::Active,
+            same_identity: false,
+            scope: crate::review::ScopeRelation::BothGlobal,
+            title: 0.3,
+            summary: 0.2,
+            detail: 0.0,
+            combined: 0.25,
+            replacement_wording: Vec::new(),
+            additive_wording: Vec::new(),
+            adds_information: true,
+            newer: true,
+            lineage_link: false,
+            changed_value: Some("timeout: 10 s → 30 s".into()),
+            distinct_subject: None,
+        });
+        assert!(unsafe_reason(&m, &changed).is_some());
     }
 }

@@ -6,6 +6,10 @@ use std::process::Stdio;
 
 use crate::common::{TestEnv, workspace};
 
+/// An hour after [`crate::common::NOW`]: a second capture is a run of its own (the
+/// candidates of one run are siblings, never merged into each other).
+const LATER: &str = "2026-11-20T13:00:00Z";
+
 fn store(workflow: &str) -> TestEnv {
     let env = TestEnv::empty();
     env.brain(["init", "--workflow", workflow]).success();
@@ -97,7 +101,9 @@ fn a_session_becomes_one_candidate_per_piece_of_knowledge_each_with_its_own_scop
         ])
         .success();
     insta::assert_snapshot!(out);
-    let (json, _) = env.brain_json(
+    // An hour later: another run, not a sibling of the first run's candidates.
+    let (json, _) = env.brain_json_at(
+        LATER,
         "capture",
         &["capture", "--input-file", &session, "--dry-run"],
     );
@@ -163,7 +169,7 @@ fn capturing_the_same_text_twice_merges_into_one_memory_on_approval() {
     env.brain(["capture", "--input-file", &session]).success();
     env.brain(["approve", "--all"]).success();
     assert_eq!(count(&env, "active"), 3);
-    let (json, _) = env.brain_json("capture", &["capture", "--input-file", &session]);
+    let (json, _) = env.brain_json_at(LATER, "capture", &["capture", "--input-file", &session]);
     for w in json["written"].as_array().unwrap() {
         assert_eq!(w["decision"], "merge", "{w}");
         assert_eq!(w["relation"], "duplicate", "{w}");
@@ -292,8 +298,9 @@ fn direct_capture_writes_active_only_what_is_novel_and_safe() {
     let session = fixture("session-refunds.md");
     env.brain(["capture", "--input-file", &session]).success();
     assert_eq!(count(&env, "active"), 3);
-    // The same again is a duplicate: candidates for review, not active copies.
-    env.brain(["capture", "--input-file", &session]).success();
+    // The same again, later, is a duplicate: candidates for review, not
+    // active copies.
+    env.brain_json_at(LATER, "capture", &["capture", "--input-file", &session]);
     assert_eq!(count(&env, "active"), 3);
     assert_eq!(count(&env, "candidate"), 3);
 }

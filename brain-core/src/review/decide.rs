@@ -1,22 +1,7 @@
-//! Evidence, relation and decision rules of the reviewer.
-//!
-//! Rules, checked in order against the closest comparable memory (and the
-//! runner-up for ambiguity):
-//!
-//! | condition | relation | decision |
-//! | --- | --- | --- |
-//! | a `dismissed` memory with `combined ≥ DUPLICATE` | duplicate | reject |
-//! | the closest memory is `dismissed`, the whole texts are alike (`whole ≥ SAME_TOPIC_TEXT`), `combined ≥ RELATED` or *shared terms*, and the candidate does not say its opposite | duplicate | reject |
-//! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"; "worker-01 and its crontab are decommissioned" under a new title for the same subject), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
-//! | no comparable memory with `combined ≥ OVERLAP`, nor one with *shared terms* in the same scope | novel | accept |
-//! | replacement wording about the target, a lineage link naming it, or a *changed measure* in both titles (newer, `title ≥ RELATED`), scope same / broader / both global | full replacement | supersede |
-//! | the candidate says the opposite of the target about the same thing ("run migrations before" / "after", "always retry" / "never retry") | ambiguous overlap | accept, never merged automatically |
-//! | any merge below, when the candidate states a value of the target differently (*changed value*) | ambiguous overlap | accept, never merged automatically |
-//! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`, or `combined ≥ RELATED` in the same scope) and nothing added (no new tag, path, module or detail, fewer than two new summary words) | duplicate | merge (one memory remains) |
-//! | *shared terms* below `RELATED`, same scope (or both global), and no other comparable memory with shared terms: the same knowledge in other words | duplicate (additive update with additive wording) | merge |
-//! | candidate scope narrower than the target's and `combined ≥ RELATED` | possible split | accept |
-//! | `combined ≥ RELATED` (or same identity), `summary ≥ OVERLAP` or, in the same scope, a title that repeats the target's whole title and qualifies it without a negation ("…sets a deadline, except long-lived streams"), adds information or additive wording ("also", "besides"), and the runner-up is not within 0.05 | additive update | merge |
-//! | anything else above `OVERLAP` | ambiguous overlap | accept, never merged automatically |
+//! The evidence the reviewer gathers on one stored memory: similarities,
+//! scope relation, replacement and additive wording, shared terms, changed
+//! values, distinct subjects and the words only the two memories share. The
+//! rules that turn it into a relation and a decision are in `classify.rs`.
 //!
 //! *Shared terms*: identifiers, code spans and measures both memories name
 //! (`defer cancel()` and `CancelFunc` against "the cancel func"; "20%" against
@@ -26,18 +11,17 @@
 //! numbers but changes the words around them; `whole` is the similarity of
 //! title, summary and detail together, identifiers split into their words.
 //!
-//! *Changed value*: a number the target states about something (the nearest
-//! word before it: "sampled at 10%", `traces_sample_rate=0.1`) that the
-//! candidate states differently about the same thing, and not also as the
-//! target does. Folding "1%" into "10%", like "use uv" into "use pip-tools",
-//! would make a memory that contradicts itself; a changed *measure* (a number
-//! with a unit or a percent sign, not a count or a version) in both titles of
-//! a newer candidate replaces the target.
+//! *Changed value* (see `values.rs`): a value the target states (a number
+//! with its unit, a version, a time of day, a default) that the candidate
+//! states differently about the same thing. Folding "1%" into "10%", like
+//! "use uv" into "use pip-tools", would make a memory that contradicts
+//! itself.
 //!
 //! Replacement wording is about the target only when what it says is replaced
 //! is named in the target (more than half of the words after "instead of",
-//! "no longer", "replaces", "moved off", "went from", before "replaced by",
-//! "in favour of", "is gone", around "deprecated", "switched off",
+//! "no longer", "replaces", "moved off", "went from", "moved jobs from",
+//! before "replaced by", "in favour of", "is gone", "moved to", "now lives
+//! in", around "deprecated", "switched off", "was removed",
 //! "decommissioned", "destroyed"..., see [`text::replacements`]; identifiers
 //! count with their words, so "the high-level REST client is retired" names
 //! `RestHighLevelClient`), or when it only refers back ("we no longer do it
@@ -52,13 +36,15 @@
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
 
-use crate::model::{Memory, Status};
+use crate::model::Memory;
 
+use super::novalue;
+use super::subject::{self, Distinct};
 use super::text::{
-    self, ADDITIVE_WORDING, Quantity, REPLACEMENT_WORDING, Replaced, TEMPORARY_WORDING, Term,
-    find_phrases, similarity,
+    self, ADDITIVE_WORDING, Quantity, REPLACEMENT_WORDING, Replaced, Term, find_phrases, similarity,
 };
-use super::{Decision, Evidence, Relation, ReviewOutcome, ScopeRelation};
+use super::values::{self, ValueChange, Values};
+use super::{Evidence, ScopeRelation};
 
 /// Combined similarity at or above which two memories say the same thing.
 pub const DUPLICATE: f64 = 0.85;
@@ -68,11 +54,11 @@ pub const RELATED: f64 = 0.5;
 pub const OVERLAP: f64 = 0.35;
 /// Combined similarity from which a replacement clause that restates a
 /// memory's title replaces it, although the rest of the text is new.
-const RESTATED: f64 = 0.25;
+pub(super) const RESTATED: f64 = 0.25;
 
 /// Whole-text similarity from which one shared term (with the combined
 /// similarity at [`RESTATED`]) says two memories are about the same thing.
-const SAME_TOPIC_TEXT: f64 = OVERLAP;
+pub(super) const SAME_TOPIC_TEXT: f64 = OVERLAP;
 
 /// What the rules need of one memory's text, computed once per memory.
 #[derive(Clone, Debug)]
@@ -89,12 +75,22 @@ pub(super) struct Features {
     quantities: Vec<Quantity>,
     /// The topic tokens of the title.
     title_tokens: BTreeSet<String>,
-    /// Numbers with their units in the title.
-    title_quantities: Vec<Quantity>,
     /// The clauses of title and summary, for opposite words.
     head_clauses: Vec<Vec<String>>,
     /// Replacement phrases, found when first needed.
     replacements: OnceCell<Vec<Replaced>>,
+    /// The [`text::root`]s of the whole memory (text and tags).
+    pub(super) roots: BTreeSet<String>,
+    /// The title as [`values::frame_tokens`], for aligning two titles.
+    frame: Vec<String>,
+    /// The values it states.
+    values: Values,
+    /// It elaborates a rule ("Why …", "also applies to", "same rule as").
+    pub(super) elaborates: bool,
+    /// Why it has no durable value, when it only reports activity.
+    pub(super) no_value: Option<String>,
+    /// The replacement phrases of the title.
+    title_replacements: Vec<Replaced>,
 }
 
 impl Features {
@@ -106,11 +102,18 @@ impl Features {
             .filter(|w| !text::is_stopword(w))
             .cloned()
             .collect();
+        let mut roots = text::roots(&text);
+        roots.extend(m.tags.iter().flat_map(|t| text::roots(t)));
         Features {
+            roots,
+            frame: values::frame_tokens(&m.title),
+            values: Values::of(&m.title, &format!("{}\n{}", m.summary, m.detail)),
+            elaborates: subject::elaborates(&m.title, &text),
+            no_value: novalue::no_durable_value(&m.title, &m.summary, &m.detail),
+            title_replacements: text::replacements(&m.title),
             terms: text::terms(&text),
             quantities: text::quantities(&text),
             title_tokens: text::tokens(&m.title),
-            title_quantities: text::quantities(&m.title),
             replacements: OnceCell::new(),
             head_clauses: text::clauses(&format!("{}\n{}", m.title, m.summary)),
             code_words,
@@ -121,30 +124,24 @@ impl Features {
 }
 
 impl Features {
-    fn replacements(&self) -> &[Replaced] {
+    /// Whether the text has no additive wording ("also", "in addition").
+    pub(super) fn additive_wording_free(&self) -> bool {
+        find_phrases(&self.text, ADDITIVE_WORDING).is_empty()
+    }
+
+    /// The replacement phrases of the memory's text, whatever they are about.
+    pub(super) fn replacements(&self) -> &[Replaced] {
         self.replacements
             .get_or_init(|| text::replacements(&self.text))
     }
 }
 
-/// A value the candidate states differently from the target, about the same
-/// thing: "sampled at 10%" against "sampled at 1%".
-#[derive(Clone, Debug)]
-pub(super) struct Change {
-    /// What the value is about, as the nearest word before it, as written.
-    pub(super) subject: String,
-    /// The target's value, as written.
-    pub(super) old: String,
-    /// The candidate's value, as written.
-    pub(super) new: String,
-    /// Both titles state the value.
-    pub(super) in_titles: bool,
-    /// Both values are measures ("10%", "30 s"), not counts or versions.
-    pub(super) measured: bool,
-}
-
 /// The evidence on one target with the signals the rules use but the report
 /// does not show.
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "each flag is an independent signal the rules read by name"
+)]
 #[derive(Clone, Debug)]
 pub(super) struct Scored {
     /// The reported evidence.
@@ -166,7 +163,20 @@ pub(super) struct Scored {
     /// deadline, except long-lived streams".
     pub(super) extends_title: bool,
     /// A value of the target the candidate states differently.
-    pub(super) changed: Option<Change>,
+    pub(super) changed: Option<ValueChange>,
+    /// The target is of another type (a decision replacing a convention).
+    pub(super) cross_type: bool,
+    /// The titles share their shape but name different things.
+    pub(super) distinct: Option<Distinct>,
+    /// Topic words both memories use and no other memory compared with the
+    /// candidate does: what the two have in common that nothing else has.
+    pub(super) specific: Vec<String>,
+    /// How many words naming what a replacement phrase replaces the target
+    /// uses (0 without replacement wording about it).
+    pub(super) replaced_words: usize,
+    /// The candidate's title says it replaces or moves what the target is
+    /// about ("We switched from Jest to Vitest", "Shaders moved to …").
+    pub(super) named_in_title: bool,
 }
 
 impl Scored {
@@ -180,7 +190,7 @@ impl Scored {
             && (self.shared.len() >= 2 || (self.shared.len() == 1 && self.whole >= SAME_TOPIC_TEXT))
     }
 
-    fn shared_list(&self) -> String {
+    pub(super) fn shared_list(&self) -> String {
         self.shared.join(", ")
     }
 }
@@ -222,9 +232,10 @@ pub(super) fn evidence(
     candidate: &Memory,
     features: &Features,
     target: &Memory,
+    target_features: &Features,
     closeness: Closeness,
+    specific: Vec<String>,
 ) -> Scored {
-    let target_features = &Features::of(target);
     let Closeness {
         title,
         summary,
@@ -251,8 +262,19 @@ pub(super) fn evidence(
             .iter()
             .any(|m| !target.scope.modules.contains(m))
         || (!candidate.detail.trim().is_empty() && detail < DUPLICATE);
-    let (replacement_wording, restates_title) =
+    let (replacement_wording, restates_title, replaced_words, named_in_title) =
         replacement_of(features, target_features, &target_words, combined);
+    let changed = values::change(&features.values, &target_features.values);
+    let distinct = if find_phrases(all_text, ADDITIVE_WORDING).is_empty() && !features.elaborates {
+        subject::distinct(
+            &features.frame,
+            &target_features.frame,
+            &features.roots,
+            &target_features.roots,
+        )
+    } else {
+        None
+    };
     let evidence = Evidence {
         target: target.id.clone(),
         target_status: target.status,
@@ -268,6 +290,8 @@ pub(super) fn evidence(
         adds_information,
         newer: candidate.provenance.captured_at > target.provenance.captured_at,
         lineage_link: candidate.lineage.supersedes.contains(&target.id),
+        changed_value: changed.as_ref().map(ValueChange::describe),
+        distinct_subject: distinct.as_ref().map(Distinct::describe),
     };
     let (c_title, t_title) = (&features.title_tokens, &target_features.title_tokens);
     Scored {
@@ -282,7 +306,12 @@ pub(super) fn evidence(
             && c_title
                 .difference(t_title)
                 .all(|w| !text::NEGATIONS.contains(&w.as_str())),
-        changed: changed_value(features, target_features),
+        changed,
+        cross_type: candidate.kind != target.kind,
+        distinct,
+        specific,
+        replaced_words,
+        named_in_title,
     }
 }
 
@@ -336,36 +365,6 @@ fn shared_terms(candidate: &Features, target: &Features) -> Vec<String> {
     out
 }
 
-/// A value the target states about something that the candidate states
-/// differently about the same thing, and not also as the target does.
-fn changed_value(features: &Features, target_features: &Features) -> Option<Change> {
-    let (c_title, t_title) = (
-        &features.title_quantities,
-        &target_features.title_quantities,
-    );
-    features.quantities.iter().find_map(|q| {
-        let key = q.key.as_ref()?;
-        let same_key = |p: &&Quantity| p.key.as_ref() == Some(key);
-        let said =
-            |v: &[Quantity], p: &Quantity| v.iter().filter(same_key).any(|x| x.same_amount(p));
-        let old = target_features
-            .quantities
-            .iter()
-            .filter(same_key)
-            .find(|p| !p.same_amount(q) && !said(&features.quantities, p))?;
-        if said(&target_features.quantities, q) {
-            return None;
-        }
-        Some(Change {
-            subject: q.subject.clone(),
-            old: old.text.clone(),
-            new: q.text.clone(),
-            in_titles: said(c_title, q) && said(t_title, old),
-            measured: q.measured && old.measured,
-        })
-    })
-}
-
 /// The replacement phrases of `candidate` that are about the target, in
 /// [`REPLACEMENT_WORDING`] order, and whether one of them restates the
 /// target's title.
@@ -387,11 +386,13 @@ fn replacement_of(
     target: &Features,
     target_tokens: &BTreeSet<String>,
     combined: f64,
-) -> (Vec<String>, bool) {
+) -> (Vec<String>, bool, usize, bool) {
     let replacements = candidate.replacements();
     if replacements.is_empty() {
-        return (Vec::new(), false);
+        return (Vec::new(), false, 0, false);
     }
+    let mut named = 0;
+    let mut in_title = false;
     let target_words: BTreeSet<&str> = target_tokens
         .iter()
         .chain(&target.topic)
@@ -424,6 +425,18 @@ fn replacement_of(
         if said_by_target || !about_target {
             continue;
         }
+        named = named.max(
+            r.objects
+                .iter()
+                .map(|o| {
+                    o.iter()
+                        .filter(|w| target_words.contains(w.as_str()))
+                        .count()
+                })
+                .max()
+                .unwrap_or(0),
+        );
+        in_title |= candidate.title_replacements.contains(r);
         found.push(r.phrase);
         restates_title |= r.objects.iter().any(|o| {
             let n = o.intersection(title_words).count();
@@ -438,15 +451,15 @@ fn replacement_of(
         .filter(|p| found.contains(p))
         .map(|p| (*p).to_owned())
         .collect();
-    (phrases, restates_title)
+    (phrases, restates_title, named, in_title)
 }
 
-fn owned(v: Vec<&str>) -> Vec<String> {
+pub(super) fn owned(v: Vec<&str>) -> Vec<String> {
     v.into_iter().map(str::to_owned).collect()
 }
 
 /// Rounds to 4 decimals so that scores print and compare stably.
-fn round(x: f64) -> f64 {
+pub(super) fn round(x: f64) -> f64 {
     (x * 10_000.0).round() / 10_000.0
 }
 
@@ -494,298 +507,11 @@ fn scope_relation(candidate: &Memory, target: &Memory) -> ScopeRelation {
     }
 }
 
-pub(super) fn outcome(candidate: &Memory, scored: Vec<Scored>) -> ReviewOutcome {
-    let text = format!(
-        "{}\n{}\n{}",
-        candidate.title, candidate.summary, candidate.detail
-    );
-    let temporary_wording = owned(find_phrases(&text, TEMPORARY_WORDING));
-    let (relation, decision, targets, confidence, reason) = classify(&scored);
-    ReviewOutcome {
-        candidate: candidate.id.clone(),
-        decision,
-        relation,
-        targets,
-        confidence: round(confidence),
-        reason,
-        temporary_wording,
-        evidence: scored.into_iter().map(|s| s.evidence).collect(),
-    }
-}
-
-type Verdict = (Relation, Decision, Vec<crate::model::MemoryId>, f64, String);
-
-/// A candidate that repeats dismissed knowledge is rejected: a verbatim
-/// repeat (`combined ≥ DUPLICATE`) whatever else matches, and a reworded one
-/// (`combined ≥ RELATED` or shared terms, and whole texts at least
-/// [`SAME_TOPIC_TEXT`] alike) when the dismissed memory is the closest and the
-/// candidate does not say its opposite.
-fn rejected_repeat(all: &[Scored]) -> Option<Verdict> {
-    let dismissed = |s: &&Scored| s.evidence.target_status == Status::Dismissed;
-    let (repeat, why) = if let Some(s) = all
-        .iter()
-        .filter(dismissed)
-        .find(|s| s.evidence.combined >= DUPLICATE)
-    {
-        (s, format!("similarity {:.2}", s.evidence.combined))
-    } else {
-        // A repeat says the same in its whole text, not only in its title.
-        let s = all
-            .first()
-            .filter(dismissed)
-            .filter(|s| s.opposite.is_none() && s.whole >= SAME_TOPIC_TEXT)?;
-        if s.evidence.combined >= RELATED {
-            (s, format!("similarity {:.2}", s.evidence.combined))
-        } else if s.same_topic() {
-            (
-                s,
-                format!(
-                    "similarity {:.2}, both name {}",
-                    s.evidence.combined,
-                    s.shared_list()
-                ),
-            )
-        } else {
-            return None;
-        }
-    };
-    Some((
-        Relation::Duplicate,
-        Decision::Reject,
-        vec![repeat.evidence.target.clone()],
-        repeat.evidence.combined.max(0.6),
-        format!(
-            "repeats `{}`, which was dismissed in review ({why})",
-            repeat.evidence.target
-        ),
-    ))
-}
-
-/// Whether a candidate with this scope can replace the target: it covers at
-/// least everything the target covered.
-fn wide_enough(scope: ScopeRelation) -> bool {
-    matches!(
-        scope,
-        ScopeRelation::Same | ScopeRelation::Broader | ScopeRelation::BothGlobal
-    )
-}
-
-fn supersede(scored: &Scored) -> Verdict {
-    let best = &scored.evidence;
-    let why = if best.lineage_link {
-        "it names the memory in `supersedes`".to_owned()
-    } else if best.replacement_wording.is_empty()
-        && let Some(c) = &scored.changed
-    {
-        format!(
-            "its title changes \"{}\" from {} to {}",
-            c.subject, c.old, c.new
-        )
-    } else {
-        format!("it says \"{}\"", best.replacement_wording.join("\", \""))
-    };
-    (
-        Relation::FullReplacement,
-        Decision::Supersede,
-        vec![best.target.clone()],
-        best.combined.max(0.6),
-        format!(
-            "replaces `{}`: same topic ({:.2}) and {why}",
-            best.target, best.combined
-        ),
-    )
-}
-
-/// Same paths and modules, or both global.
-fn same_scope(scope: ScopeRelation) -> bool {
-    matches!(scope, ScopeRelation::Same | ScopeRelation::BothGlobal)
-}
-
-fn classify(all: &[Scored]) -> Verdict {
-    if let Some(verdict) = rejected_repeat(all) {
-        return verdict;
-    }
-    let live: Vec<&Scored> = all
-        .iter()
-        .filter(|s| s.evidence.target_status != Status::Dismissed)
-        .collect();
-    // "We no longer <the memory's title>": replaced, however new the rest is,
-    // and although the replacement lives partly elsewhere.
-    if let Some(restated) = live.iter().find(|s| {
-        s.restates_title
-            && s.evidence.combined >= RESTATED
-            && (wide_enough(s.evidence.scope) || s.evidence.scope == ScopeRelation::Overlapping)
-    }) {
-        return supersede(restated);
-    }
-    let Some(scored) = live.first().filter(|s| {
-        s.evidence.combined >= OVERLAP
-            || s.evidence.same_identity
-            || (s.same_topic() && same_scope(s.evidence.scope))
-    }) else {
-        let closest = live.first().map_or(0.0, |s| s.evidence.combined);
-        return (
-            Relation::Novel,
-            Decision::Accept,
-            Vec::new(),
-            1.0 - closest,
-            "nothing comparable is stored".to_owned(),
-        );
-    };
-    let best = &scored.evidence;
-    let replaces = !best.replacement_wording.is_empty()
-        || best.lineage_link
-        || (scored
-            .changed
-            .as_ref()
-            .is_some_and(|c| c.in_titles && c.measured)
-            && best.title >= RELATED
-            && best.newer);
-    if replaces && wide_enough(best.scope) {
-        return supersede(scored);
-    }
-    if let Some((said, stored)) = scored.opposite {
-        return ambiguous(
-            &live,
-            best,
-            format!(
-                "says \"{said}\" where `{}` says \"{stored}\" (similarity {:.2}): \
-                 a contradiction, a person should decide",
-                best.target, best.combined
-            ),
-        );
-    }
-    let verdict = merge_or_split(&live, scored).unwrap_or_else(|| {
-        ambiguous(
-            &live,
-            best,
-            format!(
-                "overlaps `{}` (similarity {:.2}) without a clear relation; a person should decide",
-                best.target, best.combined
-            ),
-        )
-    });
-    // Folding "1%" into "10%" would make a memory that contradicts itself.
-    if verdict.1 == Decision::Merge
-        && let Some(c) = &scored.changed
-    {
-        return ambiguous(
-            &live,
-            best,
-            format!(
-                "says {} for \"{}\" where `{}` says {} (similarity {:.2}): \
-                 a changed value is never merged, a person should decide",
-                c.new, c.subject, best.target, c.old, best.combined
-            ),
-        );
-    }
-    verdict
-}
-
-/// The merge and split rules, on the closest comparable memory.
-fn merge_or_split(live: &[&Scored], scored: &Scored) -> Option<Verdict> {
-    let best = &scored.evidence;
-    let target = vec![best.target.clone()];
-    let duplicate = best.combined >= DUPLICATE
-        || (best.same_identity && best.summary >= RELATED)
-        || (best.combined >= RELATED && same_scope(best.scope));
-    if duplicate && !best.adds_information {
-        return Some((
-            Relation::Duplicate,
-            Decision::Merge,
-            target,
-            best.combined,
-            format!(
-                "duplicate of `{}` (similarity {:.2}) and adds nothing: merge into it",
-                best.target, best.combined
-            ),
-        ));
-    }
-    // Worded differently, but naming the same identifiers and amounts.
-    let rival = live.iter().skip(1).any(|s| s.same_topic());
-    if scored.same_topic() && same_scope(best.scope) && best.combined < RELATED && !rival {
-        let (relation, what) = if best.additive_wording.is_empty() {
-            (Relation::Duplicate, "says what")
-        } else {
-            (Relation::AdditiveUpdate, "adds to what")
-        };
-        return Some((
-            relation,
-            Decision::Merge,
-            target,
-            best.combined.max(0.5),
-            format!(
-                "{what} `{}` says in other words (similarity {:.2}, both name {}): merge into it",
-                best.target,
-                best.combined,
-                scored.shared_list()
-            ),
-        ));
-    }
-    if best.scope == ScopeRelation::Narrower && best.combined >= RELATED {
-        return Some((
-            Relation::PossibleSplit,
-            Decision::Accept,
-            target,
-            best.combined,
-            format!(
-                "narrows `{}` to part of its scope; keep both and consider linking them",
-                best.target
-            ),
-        ));
-    }
-    let runner_up_close = live.get(1).is_some_and(|second| {
-        best.combined - second.evidence.combined < 0.05 && second.evidence.combined >= RELATED
-    });
-    let additive = best.adds_information || !best.additive_wording.is_empty();
-    // An update restates what it updates: a shared title over another summary
-    // is not one, unless the title is repeated whole and qualified.
-    if (best.combined >= RELATED || best.same_identity)
-        && (best.summary >= OVERLAP || (scored.extends_title && same_scope(best.scope)))
-        && additive
-        && !runner_up_close
-    {
-        let how = if best.summary >= OVERLAP {
-            ""
-        } else {
-            " and qualifies its title"
-        };
-        return Some((
-            Relation::AdditiveUpdate,
-            Decision::Merge,
-            target,
-            best.combined,
-            format!(
-                "adds to `{}` (similarity {:.2}){how}: merge into it",
-                best.target, best.combined
-            ),
-        ));
-    }
-    None
-}
-
-/// Overlap without a clear relation: accepted, never merged automatically.
-fn ambiguous(live: &[&Scored], best: &Evidence, reason: String) -> Verdict {
-    let mut targets: Vec<_> = live
-        .iter()
-        .filter(|s| s.evidence.combined >= OVERLAP || s.same_topic())
-        .map(|s| s.evidence.target.clone())
-        .collect();
-    targets.truncate(3);
-    (
-        Relation::AmbiguousOverlap,
-        Decision::Accept,
-        targets,
-        1.0 - best.combined,
-        reason,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::{MemoryId, MemoryType, Provenance, Source, Status};
-    use crate::review::Reviewer;
+    use crate::review::{Decision, Relation, Reviewer};
 
     fn memory(id: &str, kind: MemoryType, title: &str, summary: &str, paths: &[&str]) -> Memory {
         let mut m = Memory::new(

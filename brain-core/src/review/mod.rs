@@ -8,20 +8,32 @@
 //!    tokens picks the stored memories that share the rarest topic words with
 //!    the candidate (at most [`MAX_TARGETS`]), so a review costs the same at
 //!    ten thousand memories as at ten.
-//! 2. **Comparability**: same type, a status that can still be merged into or
-//!    replaced (`active`, `stale`, or another pending `candidate`; `dismissed`
-//!    memories only count as a reason to reject a repeat), and scopes
-//!    that are not disjoint (the same rule for two different places is two
-//!    memories).
-//! 3. **Evidence** ([`Evidence`]): identity, scope relation, text similarity per
-//!    field, replacement and additive wording, recency, lineage links; and,
-//!    unreported, the identifiers, code spans and measures both name, values
-//!    the candidate changes, opposite words and title qualifications.
+//! 2. **Comparability** ([`eligible`]): not a candidate of the same batch
+//!    (one command run: the same provenance source, capture time and
+//!    evidence) and not a candidate captured later (so chains between
+//!    candidates never form a cycle); the same type (a decision and a
+//!    convention also meet when the candidate has replacement wording); a
+//!    status that can still be merged into or replaced (`active`, `stale`,
+//!    or another pending `candidate`; `dismissed` memories only count as a
+//!    reason to reject a repeat). Scope is weighed by the rules, not
+//!    filtered: a moved file lives somewhere else than the memory it
+//!    replaces.
+//! 3. **Evidence** ([`Evidence`], `decide.rs`): identity, scope relation,
+//!    text similarity per field, replacement and additive wording, recency,
+//!    lineage links, changed values (`values.rs`), distinct subjects
+//!    (`subject.rs`); and, unreported, the identifiers, code spans and
+//!    measures both name, opposite words, title qualifications and the words
+//!    only the candidate and that memory share among those compared.
 //! 4. **Relation** ([`Relation`]), then **decision** ([`Decision`]), in
-//!    `decide.rs`, each with a reason.
+//!    `classify.rs`, each with a reason; a candidate that only reports
+//!    activity ("fixed a typo", "WIP") is rejected (`novalue.rs`).
 
+mod classify;
 mod decide;
+mod novalue;
+mod subject;
 pub mod text;
+mod values;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -65,6 +77,9 @@ pub enum Relation {
     PossibleSplit,
     /// It overlaps stored memories without a clear relation: a person decides.
     AmbiguousOverlap,
+    /// It only reports activity or progress ("fixed a typo", "all tests
+    /// pass", "WIP"): nothing the next person needs.
+    NoDurableValue,
 }
 
 /// How two scopes relate.
@@ -118,6 +133,12 @@ pub struct Evidence {
     pub newer: bool,
     /// The candidate already names the target in its lineage.
     pub lineage_link: bool,
+    /// A value of the target the candidate states differently ("timeout:
+    /// 10 seconds → 30 seconds").
+    pub changed_value: Option<String>,
+    /// The titles share their shape but name different things ("`clippy`
+    /// where it says `fmt`"): distinct memories, never merged or replaced.
+    pub distinct_subject: Option<String>,
 }
 
 /// The reviewer's verdict on one candidate.
@@ -272,7 +293,9 @@ impl<'a> Reviewer<'a> {
         Reviewer { stored, index }
     }
 
-    /// Reviews one candidate. The candidate itself, if stored, is ignored.
+    /// Reviews one candidate. The candidate itself, if stored, is ignored,
+    /// and so are the candidates of its batch and candidates captured after
+    /// it (see [`eligible`]).
     pub fn review(&self, candidate: &Memory) -> ReviewOutcome {
         let tokens = topic_tokens(candidate);
         let mut positions = self.index.candidates(&tokens, MAX_TARGETS);
@@ -284,34 +307,98 @@ impl<'a> Reviewer<'a> {
                 }
             }
         }
-        // Rank by text similarity, then gather the full evidence for the
-        // closest only.
-        let mut ranked: Vec<(&Memory, decide::Closeness)> = positions
+        let features = decide::Features::of(candidate);
+        // Everything the prefilter found that may be compared, of any type:
+        // the words only one of them shares with the candidate are what ties
+        // the candidate to that one.
+        let pool: Vec<(&Memory, decide::Features)> = positions
             .into_iter()
             .map(|i| self.stored[i])
-            .filter(|m| comparable(candidate, m))
-            .map(|m| (m, decide::closeness(candidate, m)))
-            .filter(|(_, c)| c.scope != ScopeRelation::Disjoint)
+            .filter(|m| eligible(candidate, m))
+            .map(|m| (m, decide::Features::of(m)))
+            .collect();
+        // A decision may replace a convention (and the other way round) by
+        // name; other types never meet.
+        let cross_type = !features.replacements().is_empty();
+        let mut ranked: Vec<(usize, decide::Closeness)> = pool
+            .iter()
+            .enumerate()
+            .filter(|(_, (m, _))| comparable(candidate, m, cross_type))
+            .map(|(i, (m, _))| (i, decide::closeness(candidate, m)))
             .collect();
         ranked.sort_by(|(a, x), (b, y)| {
             y.combined
                 .total_cmp(&x.combined)
-                .then_with(|| a.id.cmp(&b.id))
+                .then_with(|| pool[*a].0.id.cmp(&pool[*b].0.id))
         });
-        ranked.truncate(5);
-        let features = decide::Features::of(candidate);
+        ranked.truncate(8);
         let scored: Vec<decide::Scored> = ranked
             .into_iter()
-            .map(|(m, c)| decide::evidence(candidate, &features, m, c))
+            .map(|(i, c)| {
+                let (m, f) = &pool[i];
+                let specific: Vec<String> = features
+                    .roots
+                    .iter()
+                    .filter(|w| {
+                        !subject::generic(w)
+                            && f.roots.contains(*w)
+                            && pool
+                                .iter()
+                                .enumerate()
+                                .all(|(j, (_, o))| j == i || !o.roots.contains(*w))
+                    })
+                    .cloned()
+                    .collect();
+                decide::evidence(candidate, &features, m, f, c, specific)
+            })
             .collect();
-        decide::outcome(candidate, scored)
+        classify::outcome(candidate, &features, scored)
     }
 }
 
-/// Whether `stored` can be merged into, replaced or duplicated by `candidate`.
-fn comparable(candidate: &Memory, stored: &Memory) -> bool {
-    stored.id != candidate.id
-        && stored.kind == candidate.kind
+/// Whether `stored` may be compared with `candidate` at all: not the
+/// candidate itself, not a candidate of the same batch (written by one
+/// command run: the same provenance source, capture time and evidence), and
+/// not a pending candidate captured after it (ties broken by id). The last
+/// two rules keep one import from folding its own sections into each other
+/// and make merge and supersede chains between candidates acyclic: a
+/// candidate only ever points at an older one.
+pub fn eligible(candidate: &Memory, stored: &Memory) -> bool {
+    if stored.id == candidate.id || siblings(candidate, stored) {
+        return false;
+    }
+    stored.status != Status::Candidate
+        || (stored.provenance.captured_at, &stored.id)
+            < (candidate.provenance.captured_at, &candidate.id)
+}
+
+/// Whether two memories were written by the same command run (a capture,
+/// an extraction, an import): the same provenance source, capture time and
+/// proposer, and the evidence of the run (the same list, or at least one
+/// item in common: each section of an imported file may add its own).
+/// Memories written by hand (`manual`) come one per command and have no
+/// siblings.
+pub fn siblings(a: &Memory, b: &Memory) -> bool {
+    let (pa, pb) = (&a.provenance, &b.provenance);
+    pa.source != crate::model::Source::Manual
+        && pa.source == pb.source
+        && pa.captured_at == pb.captured_at
+        && pa.proposed_by == pb.proposed_by
+        && (pa.evidence == pb.evidence || pa.evidence.iter().any(|e| pb.evidence.contains(e)))
+}
+
+/// Whether `stored` can be merged into, replaced or duplicated by
+/// `candidate`: the same type (or, for a candidate with replacement wording,
+/// a decision and a convention) and a status that can still change.
+fn comparable(candidate: &Memory, stored: &Memory, cross_type: bool) -> bool {
+    use crate::model::MemoryType::{Convention, Decision};
+    let kinds = stored.kind == candidate.kind
+        || (cross_type
+            && matches!(
+                (candidate.kind, stored.kind),
+                (Decision, Convention) | (Convention, Decision)
+            ));
+    kinds
         && matches!(
             stored.status,
             Status::Active | Status::Stale | Status::Candidate | Status::Dismissed

@@ -174,6 +174,60 @@ pub fn find_phrases<'p>(text: &str, phrases: &[&'p str]) -> Vec<&'p str> {
         .collect()
 }
 
+/// Normalises a word a step further than [`stem`], for matching words across
+/// two texts: `cache` and `cached` (stemmed `cache`, `cach`) both give
+/// `cach`, `retries` and `retried` give `retry`, `uses` gives `use`.
+///
+/// Only for comparing; [`stem`] stays what indexes and phrases use.
+pub fn root(word: &str) -> String {
+    let mut w = stem(word);
+    let n = w.chars().count();
+    // Short plurals and verb forms that `stem` leaves alone: "uses", "runs".
+    if (4..=5).contains(&n)
+        && w.ends_with('s')
+        && !w.ends_with("ss")
+        && !w.ends_with("us")
+        && !w.ends_with("is")
+    {
+        w.pop();
+    }
+    if w.chars().count() >= 4 && w.ends_with('e') {
+        w.pop();
+    }
+    if w.chars().count() >= 5 && w.ends_with('i') {
+        w.pop();
+        w.push('y');
+    }
+    w
+}
+
+/// The [`root`]s of the topic words of `text` (identifiers split into their
+/// words, stopwords and numbers left out).
+pub fn roots(text: &str) -> BTreeSet<String> {
+    code_words(text)
+        .iter()
+        .filter(|w| !is_stopword(w) && w.chars().next().is_some_and(char::is_alphabetic))
+        .map(|w| root(w))
+        .collect()
+}
+
+/// Whether two [`root`]s name the same word: equal, or one an abbreviation
+/// of the other: a prefix of five letters or more, or of three or four
+/// letters that the other extends by three or more ("max" and "maximum",
+/// "config" and "configuration"; not "use" and "user").
+pub fn same_root(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short == long
+        || (short.len() >= 3
+            && (short.len() >= 5 || long.len() >= short.len() + 3)
+            && long.starts_with(short))
+}
+
+/// Whether `set` holds a word that is the [`same_root`] as `word`.
+pub fn has_root(set: &BTreeSet<String>, word: &str) -> bool {
+    set.contains(word) || set.iter().any(|w| same_root(w, word))
+}
+
 /// Splits one alphanumeric run at case changes: `RestHighLevelClient` gives
 /// Rest, High, Level, Client; `HTTPServer` gives HTTP, Server; `v1beta1`,
 /// `gRPC` and `iOS` stay whole.
@@ -463,6 +517,35 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "retired",
     "gone",
     "destroyed",
+    "replaced",
+    "moved from",
+    "extracted from",
+    "split out of",
+    "ported from",
+    "moved",
+    "migrated",
+    "switched",
+    "ported",
+    "moved to",
+    "moved into",
+    "extracted into",
+    "split into",
+    "relocated to",
+    "now lives in",
+    "now live in",
+    "now in",
+    "now sit in",
+    "now sit under",
+    "was removed",
+    "were removed",
+    "been removed",
+    "was deleted",
+    "were deleted",
+    "been deleted",
+    "was dropped",
+    "were dropped",
+    "dropped",
+    "archived",
 ];
 
 /// Which side of a replacement phrase names the replaced thing.
@@ -474,13 +557,21 @@ enum Side {
     Before,
     /// "**Y** is deprecated", "the deprecated **Y**", "we switched off **Y**".
     Both,
+    /// "we moved jobs from **Y** to Z": after a later "from" in the clause,
+    /// else nothing.
+    From,
 }
 
 fn object_side(phrase: &str) -> Side {
     match phrase {
-        "not anymore" | "replaced by" | "in favor of" | "in favour of" | "gone" => Side::Before,
+        "not anymore" | "replaced by" | "in favor of" | "in favour of" | "gone" | "moved to"
+        | "moved into" | "extracted into" | "split into" | "relocated to" | "now lives in"
+        | "now live in" | "now in" | "now sit in" | "now sit under" => Side::Before,
         "deprecated" | "switched off" | "turned off" | "shut down" | "phased out"
-        | "decommissioned" | "retired" | "destroyed" => Side::Both,
+        | "decommissioned" | "retired" | "destroyed" | "was removed" | "were removed"
+        | "been removed" | "was deleted" | "were deleted" | "been deleted" | "was dropped"
+        | "were dropped" | "dropped" | "archived" => Side::Both,
+        "moved" | "migrated" | "switched" | "ported" => Side::From,
         _ => Side::After,
     }
 }
@@ -514,6 +605,26 @@ const GENERIC_OBJECT: &[&str] = &[
     "valid",
     "way",
     "work",
+    "code",
+    "file",
+    "logic",
+    "dropp",
+    "remov",
+    "delet",
+    "archiv",
+    "entirely",
+    "everywhere",
+    "all",
+    "new",
+    "old",
+    "there",
+];
+
+/// Words that negate a replacement phrase right after them: "rows are never
+/// deleted", "it was not dropped".
+const PHRASE_NEGATIONS: &[&str] = &[
+    "not", "never", "no", "don", "doesn", "isn", "aren", "wasn", "weren", "won", "cannot",
+    "shouldn", "mustn",
 ];
 
 /// A replacement phrase found in a text, with the words that name what it
@@ -590,17 +701,40 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
                 continue;
             }
             for start in (0..=clause.len() - n).filter(|&i| clause[i..i + n] == needle[..]) {
+                let negated = clause[start.saturating_sub(2)..start]
+                    .iter()
+                    .any(|w| PHRASE_NEGATIONS.contains(&w.as_str()));
+                // "replaced by" and "moved to" are phrases of their own.
+                let longer = matches!(
+                    *phrase,
+                    "replaced" | "moved" | "migrated" | "switched" | "ported"
+                ) && clause.get(start + n).is_some_and(|w| {
+                    ["by", "to", "into", "from", "off", "away", "out"].contains(&w.as_str())
+                });
+                if negated || longer {
+                    continue;
+                }
                 let mut after = &clause[start + n..];
-                if needle.last().is_some_and(|w| w == "from" || w == "off")
-                    && let Some(to) = after.iter().position(|w| w == "to" || w == "onto")
-                {
+                if object_side(phrase) == Side::From {
+                    let Some(from) = after.iter().position(|w| w == "from") else {
+                        continue;
+                    };
+                    after = &after[from + 1..];
+                }
+                let cut: &[&str] = match needle.last().map(String::as_str) {
+                    Some("from" | "off" | "of") => &["to", "onto", "into"],
+                    _ if object_side(phrase) == Side::From => &["to", "onto", "into"],
+                    _ if *phrase == "replaced" => &["with"],
+                    _ => &[],
+                };
+                if let Some(to) = after.iter().position(|w| cut.contains(&w.as_str())) {
                     after = &after[..to];
                 }
                 let after = object_words(after.iter());
                 let before = object_words(clause[..start].iter().rev());
                 let sides = match object_side(phrase) {
                     Side::After if after.is_empty() => vec![before],
-                    Side::After => vec![after],
+                    Side::After | Side::From => vec![after],
                     Side::Before if before.is_empty() => vec![after],
                     Side::Before => vec![before],
                     Side::Both => vec![before, after],

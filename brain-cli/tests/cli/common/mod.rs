@@ -85,9 +85,26 @@ impl TestEnv {
     /// Runs `brain --format json <args>`, checks that stdout is one JSON document
     /// valid against `schemas/output/<schema>.schema.json`, and returns it.
     pub(crate) fn brain_json(&self, schema: &str, args: &[&str]) -> (serde_json::Value, CliOutput) {
+        self.brain_json_at(NOW, schema, args)
+    }
+
+    /// Like [`TestEnv::brain_json`], with the clock at `now`: a later run
+    /// of a command, which writes records of its own.
+    pub(crate) fn brain_json_at(
+        &self,
+        now: &str,
+        schema: &str,
+        args: &[&str],
+    ) -> (serde_json::Value, CliOutput) {
         let mut full = vec!["--format", "json"];
         full.extend_from_slice(args);
-        let out = self.brain(full);
+        let output = self
+            .command(full)
+            .env("BRAIN_NOW", now)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("the brain binary is built by cargo for integration tests");
+        let out = CliOutput::new(&output, &self.root);
         let value = validate_json(schema, &out.stdout);
         (value, out)
     }

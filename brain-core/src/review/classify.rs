@@ -1,0 +1,508 @@
+//! The relation and decision rules of the reviewer, on the evidence that
+//! `decide.rs` gathers for the closest stored memories.
+//!
+//! Rules, checked in order:
+//!
+//! | condition | relation | decision |
+//! | --- | --- | --- |
+//! | a `dismissed` memory is repeated (see [`rejected_repeat`]) | duplicate | reject |
+//! | the candidate only reports activity or progress ("Fixed a typo", "WIP", "Rebased on main") and states nothing lasting | no durable value | reject, no target |
+//! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
+//! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of"), or a lineage link names it, in any scope but a narrower one, also for a decision replacing a convention | full replacement | supersede |
+//! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), no additive wording, scope not disjoint | full replacement | supersede |
+//! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, or words only it shares with the candidate | novel | accept |
+//! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
+//! | any merge below, when the candidate changes a value of the target | ambiguous overlap | accept |
+//! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`, `combined ≥ RELATED` in the same scope, or a narrower scope that adds nothing with `summary ≥ 0.7`) and nothing added | duplicate | merge |
+//! | shared terms below `RELATED`, scope not disjoint, no rival with shared terms | duplicate (additive update with additive wording) | merge |
+//! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as") and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
+//! | candidate scope narrower than the target's and `combined ≥ RELATED` | possible split | accept |
+//! | `combined ≥ RELATED` (or same identity), summary or qualified title, adds information, no close runner-up | additive update | merge |
+//! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR` | duplicate | merge |
+//! | anything else above `OVERLAP` | ambiguous overlap | accept |
+//!
+//! Never merged or replaced: a memory whose title has the candidate's shape
+//! but names another thing (*distinct subject*, see `subject.rs`); a memory
+//! of another type, except replaced by name; a candidate of the same batch
+//! (filtered before, in `mod.rs`).
+
+use crate::model::{Memory, MemoryId, Status};
+
+use super::decide::{
+    DUPLICATE, Features, OVERLAP, RELATED, RESTATED, SAME_TOPIC_TEXT, Scored, owned, round,
+};
+use super::text::{TEMPORARY_WORDING, find_phrases};
+use super::{Decision, Evidence, Relation, ReviewOutcome, ScopeRelation};
+
+/// Combined similarity below which words only two memories share do not make
+/// them one.
+const SPECIFIC_FLOOR: f64 = 0.1;
+
+/// The reviewer's verdict on `candidate`, from the evidence on the closest
+/// stored memories (most similar first).
+pub(super) fn outcome(
+    candidate: &Memory,
+    features: &Features,
+    scored: Vec<Scored>,
+) -> ReviewOutcome {
+    let text = format!(
+        "{}\n{}\n{}",
+        candidate.title, candidate.summary, candidate.detail
+    );
+    let temporary_wording = owned(find_phrases(&text, TEMPORARY_WORDING));
+    let (relation, decision, targets, confidence, reason) = classify(features, &scored);
+    ReviewOutcome {
+        candidate: candidate.id.clone(),
+        decision,
+        relation,
+        targets,
+        confidence: round(confidence),
+        reason,
+        temporary_wording,
+        evidence: scored.into_iter().take(5).map(|s| s.evidence).collect(),
+    }
+}
+
+/// The relation, decision, targets, confidence and reason.
+pub(super) type Verdict = (Relation, Decision, Vec<MemoryId>, f64, String);
+
+/// A candidate that repeats dismissed knowledge is rejected: a verbatim
+/// repeat (`combined ≥ DUPLICATE`) whatever else matches, and a reworded one
+/// (`combined ≥ RELATED` or shared terms, and whole texts at least
+/// [`SAME_TOPIC_TEXT`] alike) when the dismissed memory is the closest and the
+/// candidate does not say its opposite.
+fn rejected_repeat(all: &[&Scored]) -> Option<Verdict> {
+    let dismissed = |s: &&&Scored| s.evidence.target_status == Status::Dismissed;
+    let (repeat, why) = if let Some(s) = all
+        .iter()
+        .filter(dismissed)
+        .find(|s| s.evidence.combined >= DUPLICATE)
+    {
+        (s, format!("similarity {:.2}", s.evidence.combined))
+    } else {
+        // A repeat says the same in its whole text, not only in its title.
+        let s = all
+            .first()
+            .filter(dismissed)
+            .filter(|s| s.opposite.is_none() && s.whole >= SAME_TOPIC_TEXT)?;
+        if s.evidence.combined >= RELATED {
+            (s, format!("similarity {:.2}", s.evidence.combined))
+        } else if s.same_topic() {
+            (
+                s,
+                format!(
+                    "similarity {:.2}, both name {}",
+                    s.evidence.combined,
+                    s.shared_list()
+                ),
+            )
+        } else {
+            return None;
+        }
+    };
+    Some((
+        Relation::Duplicate,
+        Decision::Reject,
+        vec![repeat.evidence.target.clone()],
+        repeat.evidence.combined.max(0.6),
+        format!(
+            "repeats `{}`, which was dismissed in review ({why})",
+            repeat.evidence.target
+        ),
+    ))
+}
+
+/// Whether a candidate with this scope can replace the target: it covers at
+/// least everything the target covered.
+fn wide_enough(scope: ScopeRelation) -> bool {
+    matches!(
+        scope,
+        ScopeRelation::Same | ScopeRelation::Broader | ScopeRelation::BothGlobal
+    )
+}
+
+/// Same paths and modules, or both global.
+fn same_scope(scope: ScopeRelation) -> bool {
+    matches!(scope, ScopeRelation::Same | ScopeRelation::BothGlobal)
+}
+
+fn supersede(scored: &Scored) -> Verdict {
+    let best = &scored.evidence;
+    let why = if best.lineage_link {
+        "it names the memory in `supersedes`".to_owned()
+    } else if best.replacement_wording.is_empty()
+        && let Some(c) = &scored.changed
+    {
+        let place = if c.in_titles {
+            "its title changes"
+        } else {
+            "it changes"
+        };
+        if c.subject.is_empty() {
+            format!("{place} {} to {}", c.old, c.new)
+        } else {
+            format!("{place} \"{}\" from {} to {}", c.subject, c.old, c.new)
+        }
+    } else {
+        format!("it says \"{}\"", best.replacement_wording.join("\", \""))
+    };
+    (
+        Relation::FullReplacement,
+        Decision::Supersede,
+        vec![best.target.clone()],
+        best.combined.max(0.6),
+        format!(
+            "replaces `{}`: same topic ({:.2}) and {why}",
+            best.target, best.combined
+        ),
+    )
+}
+
+fn classify(features: &Features, all: &[Scored]) -> Verdict {
+    // Another type is only ever replaced by name; a distinct subject never.
+    let same_type: Vec<&Scored> = all.iter().filter(|s| !s.cross_type).collect();
+    if let Some(verdict) = rejected_repeat(&same_type) {
+        return verdict;
+    }
+    if let Some(why) = &features.no_value {
+        return (
+            Relation::NoDurableValue,
+            Decision::Reject,
+            Vec::new(),
+            0.8,
+            format!("no durable value: {why}"),
+        );
+    }
+    // Replacement wording names what it replaces: a look-alike title does
+    // not make the target another thing.
+    let named: Vec<&Scored> = all
+        .iter()
+        .filter(|s| s.evidence.target_status != Status::Dismissed)
+        .collect();
+    if let Some(verdict) = replaced_by_name(&named) {
+        return verdict;
+    }
+    let live: Vec<&Scored> = named.into_iter().filter(|s| s.distinct.is_none()).collect();
+    if features.additive_wording_free()
+        && let Some(changed) = changed_value(&live)
+    {
+        return supersede(changed);
+    }
+    // Merging: the same type, in a scope that touches the candidate's (or an
+    // elaboration naming what only the target names, wherever it lives).
+    let live: Vec<&Scored> = live
+        .into_iter()
+        .filter(|s| {
+            !s.cross_type
+                && (s.evidence.scope != ScopeRelation::Disjoint
+                    || (features.elaborates && s.specific.len() >= 2))
+        })
+        .collect();
+    let leader = specific_leader(&live);
+    let gate = |s: &&&Scored| {
+        s.evidence.combined >= OVERLAP
+            || s.evidence.same_identity
+            || (s.same_topic() && same_scope(s.evidence.scope))
+    };
+    // Below the lexical gate, words only the target shares still tie a
+    // rephrasing or an elaboration to it.
+    let tied = leader.filter(|s| {
+        s.evidence.combined >= SPECIFIC_FLOOR
+            && ((s.specific.len() >= 4 && wide_enough(s.evidence.scope))
+                || (features.elaborates && s.specific.len() >= 2))
+    });
+    let Some(scored) = live.first().filter(gate).copied().or(tied) else {
+        let closest = live.first().map_or(0.0, |s| s.evidence.combined);
+        return (
+            Relation::Novel,
+            Decision::Accept,
+            Vec::new(),
+            1.0 - closest,
+            "nothing comparable is stored".to_owned(),
+        );
+    };
+    let best = &scored.evidence;
+    if let Some((said, stored)) = scored.opposite {
+        return ambiguous(
+            &live,
+            best,
+            format!(
+                "says \"{said}\" where `{}` says \"{stored}\" (similarity {:.2}): \
+                 a contradiction, a person should decide",
+                best.target, best.combined
+            ),
+        );
+    }
+    let verdict = merge_or_split(features, &live, scored, leader).unwrap_or_else(|| {
+        ambiguous(
+            &live,
+            best,
+            format!(
+                "overlaps `{}` (similarity {:.2}) without a clear relation; a person should decide",
+                best.target, best.combined
+            ),
+        )
+    });
+    // Folding "1%" into "10%" would make a memory that contradicts itself.
+    if verdict.1 == Decision::Merge
+        && let Some(c) = &scored.changed
+    {
+        return ambiguous(
+            &live,
+            best,
+            format!(
+                "says {} for \"{}\" where `{}` says {} (similarity {:.2}): \
+                 a changed value is never merged, a person should decide",
+                c.new, c.subject, best.target, c.old, best.combined
+            ),
+        );
+    }
+    verdict
+}
+
+/// The memory whose value a newer candidate changes, strongly enough to
+/// replace it (see `values.rs`): the same type, a scope that is not disjoint,
+/// and the change stated in both titles, or worded as a change ("now",
+/// "raised to") about two words both values are about or in texts at least
+/// [`RESTATED`] alike. The strongest match wins, then the closest.
+fn changed_value<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
+    live.iter()
+        .filter(|s| {
+            !s.cross_type
+                && s.evidence.scope != ScopeRelation::Disjoint
+                && s.evidence.newer
+                && s.changed.as_ref().is_some_and(|c| {
+                    c.replaces()
+                        && (c.in_titles || c.strength.1 >= 2 || s.evidence.combined >= RESTATED)
+                })
+        })
+        .max_by(|a, b| {
+            let key = |s: &Scored| s.changed.as_ref().map(|c| c.strength);
+            key(a)
+                .cmp(&key(b))
+                .then(a.evidence.combined.total_cmp(&b.evidence.combined))
+                .then(b.evidence.target.cmp(&a.evidence.target))
+        })
+        .copied()
+}
+
+/// Replacement or move wording about a stored memory, a lineage link, or a
+/// replacement clause restating its title: the candidate replaces it. Among
+/// several, the one whose words the replacement names most, then the
+/// closest.
+fn replaced_by_name(live: &[&Scored]) -> Option<Verdict> {
+    // "We no longer <the memory's title>": replaced, however new the rest is,
+    // and although the replacement lives partly elsewhere.
+    if let Some(restated) = live.iter().find(|s| {
+        !s.cross_type
+            && s.restates_title
+            && s.evidence.combined >= RESTATED
+            && (wide_enough(s.evidence.scope) || s.evidence.scope == ScopeRelation::Overlapping)
+    }) {
+        return Some(supersede(restated));
+    }
+    // Wording only in the summary ("read it from the primary instead of the
+    // replica") must be about the same thing; a title that announces the
+    // replacement is.
+    let named = live
+        .iter()
+        .filter(|s| {
+            s.evidence.lineage_link
+                || (!s.evidence.replacement_wording.is_empty()
+                    && s.evidence.scope != ScopeRelation::Narrower
+                    && (s.named_in_title
+                        || s.evidence.combined >= OVERLAP
+                        || s.evidence.same_identity
+                        || (s.same_topic() && same_scope(s.evidence.scope))))
+        })
+        .max_by(|a, b| {
+            a.evidence
+                .lineage_link
+                .cmp(&b.evidence.lineage_link)
+                .then(a.replaced_words.cmp(&b.replaced_words))
+                .then(a.evidence.combined.total_cmp(&b.evidence.combined))
+                .then(b.evidence.target.cmp(&a.evidence.target))
+        })?;
+    Some(supersede(named))
+}
+
+/// The memory that shares the most words with the candidate that no other
+/// compared memory has, when it has at least twice as many as any other.
+fn specific_leader<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
+    let best = live
+        .iter()
+        .max_by(|a, b| {
+            a.specific
+                .len()
+                .cmp(&b.specific.len())
+                .then(a.evidence.combined.total_cmp(&b.evidence.combined))
+                .then(b.evidence.target.cmp(&a.evidence.target))
+        })
+        .copied()?;
+    let runner_up = live
+        .iter()
+        .filter(|s| s.evidence.target != best.evidence.target)
+        .map(|s| s.specific.len())
+        .max()
+        .unwrap_or(0);
+    (best.specific.len() >= 2 && 2 * runner_up <= best.specific.len()).then_some(best)
+}
+
+/// The merge and split rules, on the chosen comparable memory.
+fn merge_or_split(
+    features: &Features,
+    live: &[&Scored],
+    scored: &Scored,
+    leader: Option<&Scored>,
+) -> Option<Verdict> {
+    let best = &scored.evidence;
+    let target = vec![best.target.clone()];
+    let duplicate = best.combined >= DUPLICATE
+        || (best.same_identity && best.summary >= RELATED)
+        || (best.combined >= RELATED && same_scope(best.scope))
+        || (best.combined >= RELATED
+            && best.scope == ScopeRelation::Narrower
+            && best.summary >= 0.7);
+    if duplicate && !best.adds_information {
+        return Some((
+            Relation::Duplicate,
+            Decision::Merge,
+            target,
+            best.combined,
+            format!(
+                "duplicate of `{}` (similarity {:.2}) and adds nothing: merge into it",
+                best.target, best.combined
+            ),
+        ));
+    }
+    // Worded differently, but naming the same identifiers and amounts.
+    let rival = live
+        .iter()
+        .any(|s| s.evidence.target != best.target && s.same_topic());
+    if scored.same_topic()
+        && (same_scope(best.scope)
+            || best.scope == ScopeRelation::Broader
+            || (best.scope == ScopeRelation::Narrower && scored.shared.len() >= 2))
+        && best.combined < RELATED
+        && !rival
+    {
+        let (relation, what) = if best.additive_wording.is_empty() {
+            (Relation::Duplicate, "says what")
+        } else {
+            (Relation::AdditiveUpdate, "adds to what")
+        };
+        return Some((
+            relation,
+            Decision::Merge,
+            target,
+            best.combined.max(0.5),
+            format!(
+                "{what} `{}` says in other words (similarity {:.2}, both name {}): merge into it",
+                best.target,
+                best.combined,
+                scored.shared_list()
+            ),
+        ));
+    }
+    let leads = leader.is_some_and(|l| l.evidence.target == best.target);
+    if features.elaborates && leads && scored.specific.len() >= 2 {
+        return Some(tied(scored, true));
+    }
+    if best.scope == ScopeRelation::Narrower && best.combined >= RELATED {
+        return Some((
+            Relation::PossibleSplit,
+            Decision::Accept,
+            target,
+            best.combined,
+            format!(
+                "narrows `{}` to part of its scope; keep both and consider linking them",
+                best.target
+            ),
+        ));
+    }
+    let runner_up_close = live.get(1).is_some_and(|second| {
+        best.combined - second.evidence.combined < 0.05 && second.evidence.combined >= RELATED
+    });
+    let additive = best.adds_information || !best.additive_wording.is_empty();
+    // An update restates what it updates: a shared title over another summary
+    // is not one, unless the title is repeated whole and qualified.
+    if (best.combined >= RELATED || best.same_identity)
+        && (best.summary >= OVERLAP || (scored.extends_title && same_scope(best.scope)))
+        && additive
+        && !runner_up_close
+    {
+        let how = if best.summary >= OVERLAP {
+            ""
+        } else {
+            " and qualifies its title"
+        };
+        return Some((
+            Relation::AdditiveUpdate,
+            Decision::Merge,
+            target,
+            best.combined,
+            format!(
+                "adds to `{}` (similarity {:.2}){how}: merge into it",
+                best.target, best.combined
+            ),
+        ));
+    }
+    // The same knowledge in other words: many words only these two share
+    // (for a candidate that passed no lexical gate).
+    if leads
+        && scored.specific.len() >= 4
+        && best.combined < OVERLAP
+        && wide_enough(best.scope)
+        && best.combined >= SPECIFIC_FLOOR
+    {
+        return Some(tied(scored, false));
+    }
+    None
+}
+
+/// A merge into the memory only which shares these words with the
+/// candidate: an elaboration of it ("Why …", "also applies to …"), or the
+/// same knowledge in other words.
+fn tied(scored: &Scored, elaborates: bool) -> Verdict {
+    let best = &scored.evidence;
+    let (relation, what) = if elaborates {
+        (Relation::AdditiveUpdate, "elaborates")
+    } else if best.additive_wording.is_empty() {
+        (Relation::Duplicate, "says in other words what")
+    } else {
+        (Relation::AdditiveUpdate, "adds in other words to what")
+    };
+    let says = if elaborates { "" } else { " says" };
+    (
+        relation,
+        Decision::Merge,
+        vec![best.target.clone()],
+        best.combined.max(0.5),
+        format!(
+            "{what} `{}`{says} (similarity {:.2}; only it shares {}): merge into it",
+            best.target,
+            best.combined,
+            scored.specific.join(", ")
+        ),
+    )
+}
+
+/// Overlap without a clear relation: accepted, never merged automatically.
+fn ambiguous(live: &[&Scored], best: &Evidence, reason: String) -> Verdict {
+    let mut targets: Vec<_> = live
+        .iter()
+        .filter(|s| s.evidence.combined >= OVERLAP || s.same_topic())
+        .map(|s| s.evidence.target.clone())
+        .collect();
+    if !targets.contains(&best.target) {
+        targets.insert(0, best.target.clone());
+    }
+    targets.truncate(3);
+    (
+        Relation::AmbiguousOverlap,
+        Decision::Accept,
+        targets,
+        round(1.0 - best.combined),
+        reason,
+    )
+}

@@ -1,0 +1,252 @@
+//! Candidates with no durable value: reports of what someone did or how far
+//! they got ("Fixed a typo in the README", "Ran the tests, all green",
+//! "Bumped version to 1.4.2", "WIP", "Addressed review comments", "Rebased on
+//! main"), which say nothing the next person needs.
+//!
+//! A candidate is such a report when its title is one (it opens with a verb
+//! in the past tense, or is a status line: "WIP", "Progress on …", "Session
+//! summary", "Status update") and no part of its text states something that
+//! lasts: no rule or advice (must, never, always, should, avoid, prefer,
+//! don't, make sure), no reason or consequence (because, otherwise, so that,
+//! breaks, fails when, leaks), no replacement or move ("switched from X to
+//! Y", "now lives in", "no longer"), no present state ("X is now Y", "X
+//! uses Y"). Real knowledge that mentions tests, versions or typos keeps one
+//! of those ("bumped the pool to 50 because …", "tests must not share a
+//! database"). Pure; no I/O.
+
+use super::text;
+
+/// Title openings that make a status line rather than a statement.
+const STATUS_TITLES: &[&str] = &[
+    "wip",
+    "work in progress",
+    "progress on",
+    "progress report",
+    "status update",
+    "status report",
+    "session summary",
+    "session notes",
+    "summary of the session",
+    "daily update",
+    "standup",
+    "notes from today",
+    "end of day",
+    "todo",
+    "done",
+    "checkpoint",
+];
+
+/// Past-tense verbs that are not formed with `-ed`.
+const IRREGULAR_PAST: &[&str] = &[
+    "ran", "made", "wrote", "did", "got", "built", "took", "found", "began", "brought", "rewrote",
+    "went", "gave",
+];
+
+/// Words and phrases that state something lasting: a rule, a reason, a
+/// consequence or a present state.
+const DURABLE: &[&str] = &[
+    "must",
+    "never",
+    "always",
+    "should",
+    "shouldn",
+    "need to",
+    "needs to",
+    "has to",
+    "have to",
+    "don",
+    "do not",
+    "does not",
+    "doesn",
+    "avoid",
+    "prefer",
+    "make sure",
+    "ensure",
+    "required",
+    "requires",
+    "only",
+    "instead",
+    "rather than",
+    "unless",
+    "because",
+    "since",
+    "so that",
+    "otherwise",
+    "to avoid",
+    "to prevent",
+    "root cause",
+    "turns out",
+    "turned out",
+    "caused",
+    "causes",
+    "breaks",
+    "broke",
+    "fails when",
+    "fails if",
+    "leaks",
+    "crash",
+    "crashes",
+    "deadlock",
+    "silently",
+    "now",
+    "no longer",
+    "lives in",
+    "live in",
+    "is in",
+    "are in",
+    "moved to",
+    "moved into",
+    "migrated",
+    "switched",
+    "replaced",
+    "replaces",
+    "deprecated",
+    "in favor of",
+    "in favour of",
+    "uses",
+    "use",
+    "is done by",
+    "is handled",
+    "are handled",
+    "gotcha",
+    "watch out",
+    "careful",
+    "beware",
+    "warning",
+    "important",
+];
+
+/// Returns why a candidate has no durable value (it only reports activity
+/// or progress), or `None` when it may carry knowledge.
+pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Option<String> {
+    let title_words = text::words(title);
+    let first = title_words.first()?;
+    let status = STATUS_TITLES.iter().find(|p| {
+        let w = text::words(p);
+        title_words.len() >= w.len() && title_words[..w.len()] == w[..]
+    });
+    let past = past_tense(title);
+    if status.is_none() && !past {
+        return None;
+    }
+    let all = format!("{title}\n{summary}\n{detail}");
+    let durable = text::find_phrases(&all, DURABLE);
+    if !durable.is_empty() || !text::replacements(&all).is_empty() {
+        return None;
+    }
+    Some(match status {
+        Some(s) => format!("a status line (\"{s}\"), not knowledge that lasts"),
+        None => format!(
+            "a report of work done (\"{}\") with no rule, reason or lasting fact",
+            title_opening(title, first)
+        ),
+    })
+}
+
+/// Whether the title opens with a verb in the past tense ("Fixed", "Ran",
+/// "Addressed"), the way change logs and session notes do.
+fn past_tense(title: &str) -> bool {
+    let Some(first) = title.split_whitespace().next().map(|w| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    }) else {
+        return false;
+    };
+    IRREGULAR_PAST.contains(&first.as_str())
+        || (first.len() > 4 && first.ends_with("ed") && !first.ends_with("eed"))
+}
+
+/// The first two words of the title, as written.
+fn title_opening(title: &str, fallback: &str) -> String {
+    let words: Vec<&str> = title.split_whitespace().take(2).collect();
+    if words.is_empty() {
+        fallback.to_owned()
+    } else {
+        words.join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn activity_reports_have_no_durable_value() {
+        let cases = [
+            (
+                "Fixed a typo in the README",
+                "Changed \"recieve\" to \"receive\" in the installation section.",
+                true,
+            ),
+            (
+                "Ran the tests, all green",
+                "make test and make itest both pass locally after the change.",
+                true,
+            ),
+            (
+                "Bumped version to 1.4.2 for the release",
+                "Updated package.json and the manifest to 1.4.2.",
+                true,
+            ),
+            ("WIP", "wip on search indexing, continuing tomorrow", true),
+            (
+                "Addressed review comments",
+                "Renamed a couple of variables and added the missing docstring.",
+                true,
+            ),
+            (
+                "Rebased on main",
+                "Rebased the branch on latest main and resolved conflicts in go.sum.",
+                true,
+            ),
+            (
+                "Progress on the invoices API",
+                "Implemented 3 of the 5 invoice endpoints; update and delete still to do.",
+                true,
+            ),
+            (
+                "Session summary",
+                "Today I worked on the login page. Will continue next session.",
+                true,
+            ),
+            // Knowledge that mentions tests, versions or past work.
+            (
+                "Bumped the orders pool to 50",
+                "Pool exhaustion caused timeouts under load, so it is now 50.",
+                false,
+            ),
+            (
+                "Migrated from logrus to log/slog",
+                "All services now log through slog.",
+                false,
+            ),
+            (
+                "Replaced Gson with kotlinx.serialization",
+                "Do not add @SerializedName any more.",
+                false,
+            ),
+            (
+                "Integration tests share one database",
+                "Use unique tenant ids per test.",
+                false,
+            ),
+            (
+                "Seeds split into per-env files",
+                "db/seeds.rb dispatches on Rails.env.",
+                false,
+            ),
+            (
+                "Rebasing past the migration squash needs make db-reset",
+                "Old migration files were collapsed.",
+                false,
+            ),
+        ];
+        for (title, summary, want) in cases {
+            assert_eq!(
+                no_durable_value(title, summary, "").is_some(),
+                want,
+                "{title}"
+            );
+        }
+    }
+}

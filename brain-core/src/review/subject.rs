@@ -1,0 +1,348 @@
+//! What a memory is about, told from the shape of its title: two rules that
+//! share a sentence but differ in the thing they name are two memories, and a
+//! title that asks why, how or where about a stored rule elaborates it.
+//!
+//! *Distinct subjects*: the titles are aligned word by word (longest common
+//! subsequence of their topic roots, values as one token each). Where both
+//! titles have words between the same anchors ("Run cargo **clippy** before
+//! pushing" / "Run cargo **fmt** before pushing", "**orders**-service sets
+//! `statement_timeout` to 5s" / "**inventory**-service …"), and each side has a
+//! word the other memory's whole text never uses, they name different
+//! things. Words right before a value are its attribute ("access token
+//! **TTL** is 5 minutes" / "access tokens **live** 15 minutes") and do not
+//! count; values of different dimensions in the same slot do ("capped at 5
+//! MB" / "capped at 5 per hour"). Pure; no I/O.
+
+use std::collections::BTreeSet;
+
+use super::text;
+use super::values;
+
+/// Two titles that share their sentence but name different things.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Distinct {
+    /// What the candidate's title names there.
+    pub(super) candidate: String,
+    /// What the target's title names there.
+    pub(super) target: String,
+}
+
+impl Distinct {
+    /// "`clippy` where it says `fmt`".
+    pub(super) fn describe(&self) -> String {
+        format!("`{}` where it says `{}`", self.candidate, self.target)
+    }
+}
+
+/// An aligned pair of title positions, or an end of the titles.
+type Anchor = Option<(usize, usize)>;
+
+/// Returns the words in which two titles of the same sentence shape name
+/// different things, if they do (see the module documentation).
+///
+/// `candidate_words` and `target_words` are the [`text::root`]s of each whole
+/// memory (title, summary, detail, tags): a word that the other memory uses
+/// anywhere is no difference.
+pub(super) fn distinct(
+    candidate_title: &[String],
+    target_title: &[String],
+    candidate_words: &BTreeSet<String>,
+    target_words: &BTreeSet<String>,
+) -> Option<Distinct> {
+    let (c, t) = (candidate_title, target_title);
+    let pairs = align(c, t);
+    let content = |v: &[String]| v.iter().filter(|w| !w.starts_with(['#', '^'])).count();
+    let anchors = pairs
+        .iter()
+        .filter(|(i, _)| !c[*i].starts_with(['#', '^']))
+        .count();
+    let smaller = content(c).min(content(t));
+    if anchors < 2 || 2 * anchors < smaller {
+        return None;
+    }
+    // Blocks between consecutive anchors (and before the first, after the last).
+    let mut bounds: Vec<(Anchor, Anchor)> = Vec::new();
+    let mut prev: Anchor = None;
+    for &p in &pairs {
+        bounds.push((prev, Some(p)));
+        prev = Some(p);
+    }
+    bounds.push((prev, None));
+    for (before, after) in bounds {
+        let (c0, t0) = before.map_or((0, 0), |(i, j)| (i + 1, j + 1));
+        let (c1, t1) = after.unwrap_or((c.len(), t.len()));
+        let (cs, ts) = (&c[c0..c1], &t[t0..t1]);
+        if cs.is_empty() || ts.is_empty() {
+            continue;
+        }
+        // A value right after the block, past modals: "baud rate is 921600".
+        let value_anchor = |a: Option<(usize, usize)>| {
+            a.is_some_and(|(i, _)| {
+                c[i..]
+                    .iter()
+                    .find(|w| *w != "^")
+                    .is_some_and(|w| w.starts_with('#'))
+            })
+        };
+        let c_values: Vec<&String> = cs.iter().filter(|w| w.starts_with('#')).collect();
+        let t_values: Vec<&String> = ts.iter().filter(|w| w.starts_with('#')).collect();
+        // Values of different dimensions in the same slot: another quantity.
+        if c_values.len() == cs.len()
+            && t_values.len() == ts.len()
+            && c_values
+                .iter()
+                .all(|a| t_values.iter().all(|b| !values::same_dimension(a, b)))
+        {
+            return Some(Distinct {
+                candidate: dimension_name(c_values[0]),
+                target: dimension_name(t_values[0]),
+            });
+        }
+        // The attribute of a value ("TTL is 5 minutes") is said in many ways,
+        // and so is what follows a modal ("must be longer" / "must exceed").
+        let modal_before = before.is_some_and(|(i, _)| c[i] == "^");
+        if value_anchor(after)
+            || value_anchor(before)
+            || modal_before
+            || !c_values.is_empty()
+            || !t_values.is_empty()
+        {
+            continue;
+        }
+        let named = |w: &&String, other: &BTreeSet<String>| {
+            *w != "^" && !generic(w) && !text::has_root(other, w)
+        };
+        let c_only = cs.iter().find(|w| named(w, target_words));
+        let t_only = ts.iter().find(|w| named(w, candidate_words));
+        if let (Some(a), Some(b)) = (c_only, t_only) {
+            return Some(Distinct {
+                candidate: a.clone(),
+                target: b.clone(),
+            });
+        }
+    }
+    None
+}
+
+fn dimension_name(token: &str) -> String {
+    match token.trim_start_matches('#') {
+        "" => "a number",
+        "s" => "a duration",
+        "B" => "a size",
+        "%" => "a ratio",
+        "/s" => "a rate",
+        "x" => "a count",
+        "clock" => "a time of day",
+        "bool" => "a boolean",
+        _ => "a value",
+    }
+    .to_owned()
+}
+
+/// Whether two aligned tokens match: the same root, or values that can be
+/// the same quantity.
+fn matches(a: &str, b: &str) -> bool {
+    if a.starts_with('#') || b.starts_with('#') {
+        return a.starts_with('#') && b.starts_with('#') && values::same_dimension(a, b);
+    }
+    text::same_root(a, b)
+}
+
+/// The longest common subsequence of two token lists, as index pairs.
+fn align(left: &[String], right: &[String]) -> Vec<(usize, usize)> {
+    let (rows, cols) = (left.len(), right.len());
+    let mut table = vec![vec![0u16; cols + 1]; rows + 1];
+    for i in (0..rows).rev() {
+        for j in (0..cols).rev() {
+            table[i][j] = if matches(&left[i], &right[j]) {
+                table[i + 1][j + 1] + 1
+            } else {
+                table[i + 1][j].max(table[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::new();
+    while i < rows && j < cols {
+        if matches(&left[i], &right[j]) {
+            out.push((i, j));
+            i += 1;
+            j += 1;
+        } else if table[i + 1][j] >= table[i][j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Roots too general to tie two memories together on their own: function
+/// words, quantifiers and everyday verbs of engineering notes ("add", "use",
+/// "run", "new", "after").
+const GENERIC: &[&str] = &[
+    "about", "add", "after", "again", "all", "also", "always", "any", "anything", "around", "back",
+    "befor", "between", "both", "but", "call", "can", "cannot", "chang", "check", "could", "creat",
+    "default", "did", "differ", "doe", "don", "done", "each", "either", "els", "ensur", "even",
+    "ever", "every", "exist", "first", "full", "get", "give", "go", "had", "how", "if", "instead",
+    "just", "keep", "last", "les", "like", "mak", "many", "may", "more", "most", "much", "must",
+    "need", "never", "new", "next", "no", "non", "not", "now", "off", "old", "once", "one", "only",
+    "other", "out", "over", "per", "put", "rather", "run", "same", "see", "set", "should", "sinc",
+    "some", "still", "such", "tak", "than", "them", "they", "thing", "those", "through", "too",
+    "two", "under", "until", "up", "us", "use", "via", "want", "way", "well", "what", "where",
+    "whether", "while", "who", "why", "will", "within", "without", "work", "would", "yet",
+    "second", "minute", "hour", "day", "week", "month", "year", "time",
+];
+
+/// Whether a [`text::root`] is too general to tie two memories together.
+pub(super) fn generic(root: &str) -> bool {
+    root.len() < 3 || GENERIC.iter().any(|g| *g == root || text::root(g) == root)
+}
+
+/// Words that open a title explaining or detailing a rule: "Why the
+/// watchdog is not kicked from an interrupt", "How to recognise …", "Where
+/// per-request loaders are created", "What counts as a layout change".
+const ELABORATING_OPENERS: &[&str] = &["why", "how", "where", "what", "reason"];
+
+/// Whether a memory elaborates another rule rather than stating a new one:
+/// its title asks why, how, where or what, or says it adds to something
+/// ("… also applies to Combine publishers"), or its text says it extends a
+/// rule ("same rule as", "same failure mode as", "also applies to").
+pub(super) fn elaborates(title: &str, text: &str) -> bool {
+    let first = text::words(title).into_iter().next().unwrap_or_default();
+    if ELABORATING_OPENERS.contains(&first.as_str()) {
+        return true;
+    }
+    if !text::find_phrases(title, text::ADDITIVE_WORDING).is_empty()
+        || !text::find_phrases(text, &["also applies", "applies also", "also apply"]).is_empty()
+    {
+        return true;
+    }
+    // "Same idempotency rule as other Stripe POSTs", "same failure mode as prod".
+    text::clauses(text).iter().any(|clause| {
+        clause
+            .iter()
+            .enumerate()
+            .any(|(i, w)| w == "same" && clause[i + 1..].iter().take(4).any(|x| x == "as"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(c_title: &str, c_body: &str, t_title: &str, t_body: &str) -> Option<(String, String)> {
+        let ct = values::frame_tokens(c_title);
+        let tt = values::frame_tokens(t_title);
+        let cw = text::roots(&format!("{c_title}\n{c_body}"));
+        let tw = text::roots(&format!("{t_title}\n{t_body}"));
+        distinct(&ct, &tt, &cw, &tw).map(|d| (d.candidate, d.target))
+    }
+
+    #[test]
+    fn distinct_subjects_table() {
+        let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
+        let cases = [
+            (
+                "Run cargo clippy before pushing",
+                "CI runs cargo clippy --all-targets and fails on any lint.",
+                "Run cargo fmt before pushing",
+                "CI runs cargo fmt --check and fails on any diff.",
+                pair("clippy", "fmt"),
+            ),
+            (
+                "inventory-service sets statement_timeout to 5s",
+                "Configured on the inventory DB role.",
+                "orders-service sets statement_timeout to 5s",
+                "Configured on the orders DB role.",
+                pair("inventory", "order"),
+            ),
+            (
+                "Avatar uploads are capped at 5 per hour",
+                "Per-user rate limit on the presign endpoint.",
+                "Avatar uploads are capped at 5 MB",
+                "Enforced by the presigned POST policy.",
+                pair("a rate", "a size"),
+            ),
+            (
+                "Eval DataLoader must use drop_last=False",
+                "The last partial batch was skipped on the validation loader.",
+                "Training DataLoader uses shuffle=True and drop_last=True",
+                "drop_last avoids a tiny last batch.",
+                pair("eval", "train"),
+            ),
+            // The attribute of a changed value, a reworded verb, an extension.
+            (
+                "Access token TTL is 5 minutes",
+                "A shorter window for access tokens.",
+                "Access tokens live 15 minutes",
+                "Short lifetime bounds the damage of a leaked token.",
+                None,
+            ),
+            (
+                "Terraform state lock can stay stale after a cancelled CI job",
+                "When a run is cancelled the DynamoDB lock remains.",
+                "Terraform state lock can be left stale after a cancelled CI job",
+                "If a run is cancelled mid-apply, the DynamoDB lock stays behind.",
+                None,
+            ),
+            (
+                "We pin Node 22",
+                ".nvmrc and setup-node in CI all say 22 now.",
+                "We pin Node 20 in .nvmrc and CI",
+                "Keep .nvmrc and setup-node in sync.",
+                None,
+            ),
+            (
+                "Orders service max pool size is 50",
+                "We raised maximumPoolSize for orders to 50.",
+                "HikariCP maximumPoolSize is 20 for the orders service",
+                "Sized from the max_connections budget.",
+                None,
+            ),
+        ];
+        for (ct, cb, tt, tb, want) in cases {
+            assert_eq!(check(ct, cb, tt, tb), want, "{ct} / {tt}");
+        }
+    }
+
+    #[test]
+    fn elaborating_titles_and_extensions() {
+        let cases = [
+            ("Why the watchdog is not kicked from an interrupt", "", true),
+            ("How to recognise the rebalance storm", "", true),
+            (
+                "Stripe refunds derive the key from the request id",
+                "Same idempotency rule as other Stripe POSTs.",
+                true,
+            ),
+            (
+                "The main-thread rule also applies to Combine publishers",
+                "",
+                true,
+            ),
+            (
+                "Indexed documents are not searchable until a refresh",
+                "Tests must also pass refresh=wait_for.",
+                false,
+            ),
+            (
+                "Run cargo clippy before pushing",
+                "CI fails on any lint.",
+                false,
+            ),
+            (
+                "Whitespace is trimmed",
+                "The same input gives the same output.",
+                false,
+            ),
+        ];
+        for (title, body, want) in cases {
+            assert_eq!(
+                elaborates(title, &format!("{title}\n{body}")),
+                want,
+                "{title}"
+            );
+        }
+    }
+}

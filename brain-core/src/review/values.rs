@@ -1,0 +1,786 @@
+//! The values a memory states, to tell a changed value from a repeated one:
+//! "the payment gateway timeout is now 30 seconds" against "… is 10
+//! seconds", "we pin Node 22" against "we pin Node 20", "`--dry-run`
+//! defaults to false" against "… defaults to true".
+//!
+//! A value is a number with its dimension (a duration, a size, a ratio, a
+//! rate, a count, a time of day), a version with three or more parts, or a
+//! boolean in an assignment or a default ("`drop_last=True`", "defaults to
+//! false"), with the words it is about: up to three topic words before it in
+//! its clause and the noun that counts it ("25 *replicas*").
+//!
+//! A change is a value the target states that the candidate states
+//! differently about the same thing: in both titles, when the titles share
+//! their other words (the *frame*), or anywhere, when what the values are
+//! about shares a word. Pure; no I/O.
+
+use std::collections::BTreeSet;
+
+use super::text;
+
+/// An amount, as compared.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Amount {
+    /// A number in the canonical unit of its dimension: `""` (a plain
+    /// number), `s` (a duration), `B` (a size), `%` (a ratio, as a fraction),
+    /// `/s` (a rate), `x` (a count of times or attempts), `clock` (minutes
+    /// after midnight).
+    Number { value: f64, dim: &'static str },
+    /// A version with three or more parts (`1.4.2`).
+    Version(Vec<u64>),
+    /// A boolean set or defaulted.
+    Bool(bool),
+}
+
+impl Amount {
+    /// Whether two amounts can be compared: the same dimension, or a plain
+    /// number against a number of any dimension or a version.
+    fn comparable(&self, other: &Amount) -> bool {
+        match (self, other) {
+            (Amount::Number { dim: a, .. }, Amount::Number { dim: b, .. }) => {
+                a == b || ((a.is_empty() || b.is_empty()) && *a != "clock" && *b != "clock")
+            }
+            (Amount::Version(_), Amount::Version(_)) | (Amount::Bool(_), Amount::Bool(_)) => true,
+            (Amount::Version(_), Amount::Number { dim, .. })
+            | (Amount::Number { dim, .. }, Amount::Version(_)) => dim.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// Whether two comparable amounts are the same.
+    fn same(&self, other: &Amount) -> bool {
+        match (self, other) {
+            (Amount::Number { value: a, .. }, Amount::Number { value: b, .. }) => {
+                (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+            }
+            (Amount::Version(a), Amount::Version(b)) => a == b,
+            (Amount::Bool(a), Amount::Bool(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// One value a text states.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Value {
+    /// The amount.
+    pub(super) amount: Amount,
+    /// As written: "30 seconds", "`-Xmx4g`", "false".
+    pub(super) text: String,
+    /// What it is about: the [`text::root`]s of up to three topic words
+    /// before it in its clause, and of the noun counted by it.
+    pub(super) key: BTreeSet<String>,
+    /// The nearest of those words, as written, for reports.
+    pub(super) subject: String,
+}
+
+impl Value {
+    fn same(&self, other: &Value) -> bool {
+        self.amount.comparable(&other.amount) && self.amount.same(&other.amount)
+    }
+}
+
+/// The values of one memory, split by where they are stated.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Values {
+    /// In the title.
+    title: Vec<Value>,
+    /// Anywhere (title, summary, detail).
+    all: Vec<Value>,
+    /// The title's topic roots without numbers and change words: what the
+    /// title's values are about.
+    frame: BTreeSet<String>,
+    /// The text says something changed ("now", "raised", "lowered").
+    change_worded: bool,
+}
+
+impl Values {
+    /// The values of a memory with this title and body (summary and detail).
+    pub(super) fn of(title: &str, body: &str) -> Values {
+        let title_values = values(title);
+        let mut all = title_values.clone();
+        all.extend(values(body));
+        let frame = text::roots(title)
+            .into_iter()
+            .filter(|w| {
+                !CHANGE_WORDS.contains(&w.as_str())
+                    && !FILLER.contains(&w.as_str())
+                    && !is_unit_word(w)
+                    && !super::subject::generic(w)
+            })
+            .collect();
+        let change_worded = text::words(&format!("{title}\n{body}"))
+            .iter()
+            .any(|w| CHANGE_WORDS.contains(&text::root(w).as_str()));
+        Values {
+            title: title_values,
+            all,
+            frame,
+            change_worded,
+        }
+    }
+}
+
+/// A value the target states that the candidate states differently.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct ValueChange {
+    /// What the value is about, as written ("timeout").
+    pub(super) subject: String,
+    /// The target's value, as written.
+    pub(super) old: String,
+    /// The candidate's value, as written.
+    pub(super) new: String,
+    /// Both titles state it, and they share the rest of their words.
+    pub(super) in_titles: bool,
+    /// The candidate says that it changed ("now", "raised to"), or states
+    /// the new value in its title.
+    pub(super) worded: bool,
+    /// How sure the match is: 3 for both titles over the same frame, 2 for
+    /// both titles about the same words, 1 for values elsewhere; then how
+    /// many words of the titles' frames (elsewhere: of what the values are
+    /// about) are shared.
+    pub(super) strength: (u8, usize),
+}
+
+impl ValueChange {
+    /// "timeout: 10 seconds → 30 seconds".
+    pub(super) fn describe(&self) -> String {
+        if self.subject.is_empty() {
+            format!("{} → {}", self.old, self.new)
+        } else {
+            format!("{}: {} → {}", self.subject, self.old, self.new)
+        }
+    }
+
+    /// Strong enough to replace the target: stated in both titles, or worded
+    /// as a change.
+    pub(super) fn replaces(&self) -> bool {
+        self.in_titles || self.worded
+    }
+}
+
+/// Returns the value of `target` that `candidate` changes, if any: first in
+/// both titles (when the titles share their frame, or what the two values
+/// are about), then anywhere (when what they are about shares a word). A
+/// candidate that states the new value and the target that already states
+/// it too is no change; a candidate that still states the old value in its
+/// title is none either (it names both, like "10 s for reads, 30 s for
+/// writes").
+pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange> {
+    // A boolean is stated by the target when it says it of the same kind of
+    // thing: a default is not an assignment ("defaults to true" and "pass
+    // `--dry-run=false`").
+    let fresh = |q: &Value| {
+        !target.all.iter().any(|p| {
+            p.same(q)
+                && (!matches!(q.amount, Amount::Bool(_))
+                    || p.key.contains("default") == q.key.contains("default"))
+        })
+    };
+    let kept = |p: &Value| candidate.title.iter().any(|q| q.same(p));
+    let differ = |q: &Value, p: &Value| q.amount.comparable(&p.amount) && !q.amount.same(&p.amount);
+    let shared = candidate
+        .frame
+        .iter()
+        .filter(|w| text::has_root(&target.frame, w))
+        .count();
+    let smaller = candidate.frame.len().min(target.frame.len());
+    let same_frame = shared >= 2 && 2 * shared >= smaller;
+    let about = |q: &Value, p: &Value| q.key.iter().filter(|w| text::has_root(&p.key, w)).count();
+    for q in &candidate.title {
+        for p in &target.title {
+            if differ(q, p) && fresh(q) && !kept(p) && (same_frame || about(q, p) >= 2) {
+                let strength = (if same_frame { 3 } else { 2 }, shared);
+                return Some(describe(q, p, true, true, strength));
+            }
+        }
+    }
+    for q in &candidate.all {
+        for p in &target.all {
+            if differ(q, p) && fresh(q) && !kept(p) && about(q, p) >= 1 {
+                let worded = candidate.change_worded || candidate.title.contains(q);
+                return Some(describe(q, p, false, worded, (1, about(q, p))));
+            }
+        }
+    }
+    None
+}
+
+fn describe(
+    new: &Value,
+    old: &Value,
+    in_titles: bool,
+    worded: bool,
+    strength: (u8, usize),
+) -> ValueChange {
+    let subject = if old.subject.is_empty() {
+        new.subject.clone()
+    } else {
+        old.subject.clone()
+    };
+    ValueChange {
+        subject,
+        old: old.text.clone(),
+        new: new.text.clone(),
+        in_titles,
+        worded,
+        strength,
+    }
+}
+
+/// Roots of words that say a value changed, or that only frame it.
+const CHANGE_WORDS: &[&str] = &[
+    "now", "rais", "lower", "increas", "decreas", "reduc", "bump", "chang", "updat", "doubl",
+    "halv", "new",
+];
+
+/// Words that cannot say what a value is about.
+const FILLER: &[&str] = &[
+    "about", "above", "after", "all", "around", "at", "before", "below", "each", "every",
+    "exactly", "just", "least", "less", "more", "most", "only", "over", "per", "than", "under",
+    "up", "within", "to", "now", "set", "get", "default", "same", "still", "max", "min",
+];
+
+/// Count nouns: "5 times", "8 attempts".
+const COUNTS: &[&str] = &["tim", "attempt", "retry", "try"];
+
+/// Small numbers written as words, used only before a unit ("one minute").
+const NUMBER_WORDS: &[&str] = &[
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve",
+];
+
+/// The factor and dimension of a unit word.
+fn unit(word: &str) -> Option<(f64, &'static str)> {
+    Some(match word.to_lowercase().as_str() {
+        "%" | "percent" => (0.01, "%"),
+        "ms" | "millisecond" | "milliseconds" => (0.001, "s"),
+        "s" | "sec" | "secs" | "second" | "seconds" => (1.0, "s"),
+        "min" | "mins" | "minute" | "minutes" => (60.0, "s"),
+        "h" | "hr" | "hrs" | "hour" | "hours" => (3600.0, "s"),
+        "d" | "day" | "days" => (86_400.0, "s"),
+        "week" | "weeks" => (604_800.0, "s"),
+        "kb" | "kib" | "ki" => (1024.0, "B"),
+        "mb" | "mib" | "mi" => (1_048_576.0, "B"),
+        "g" | "gb" | "gib" | "gi" => (1_073_741_824.0, "B"),
+        "tb" | "tib" | "ti" => (1_099_511_627_776.0, "B"),
+        "x" | "st" | "nd" | "rd" | "th" => (1.0, "x"),
+        _ => return None,
+    })
+}
+
+fn is_unit_word(root: &str) -> bool {
+    unit(root).is_some()
+        || COUNTS.contains(&root)
+        || ["second", "minut", "hour", "day", "week"].contains(&root)
+}
+
+/// The values `text` states, in order.
+pub(super) fn values(text: &str) -> Vec<Value> {
+    let mut out = Vec::new();
+    let raw: Vec<&str> = text.split_whitespace().collect();
+    // Topic words seen before the current token in its clause, nearest last,
+    // as (root, as written).
+    let mut before: Vec<(String, String)> = Vec::new();
+    let mut i = 0;
+    while i < raw.len() {
+        let token = raw[i];
+        let ends_clause = token.ends_with([',', ';', ':', '.', '!', '?', ')']);
+        let core = token.trim_matches(|c: char| {
+            !(c.is_alphanumeric() || matches!(c, '%' | '-' | '=' | '.' | ':' | '/'))
+        });
+        let core = core
+            .trim_end_matches(['.', ':', '/'])
+            .trim_start_matches(['.', '/']);
+        let next = |k: usize| {
+            raw.get(i + k)
+                .map(|n| n.trim_matches(|c: char| !c.is_alphanumeric() && c != '%'))
+        };
+        let mut used = 0;
+        let mut found: Option<(Amount, String, Option<String>)> = None;
+        if let Some((name, value)) = core.rsplit_once('=') {
+            // `key=value`: the value of `key`.
+            let name = name.trim_start_matches('-');
+            if let Some(amount) = parse(value).map(|(a, _)| a).or_else(|| boolean(value)) {
+                before.extend(
+                    text::code_words(name)
+                        .into_iter()
+                        .filter(|w| !text::is_stopword(w))
+                        .map(|w| (text::root(&w), name.to_owned())),
+                );
+                found = Some((amount, core.trim_start_matches('-').to_owned(), None));
+            }
+        } else if let Some(flag) = core.strip_prefix('-').map(|f| f.trim_start_matches('-'))
+            && let Some(split) = flag.find(|c: char| c.is_ascii_digit())
+            && split > 0
+            && flag[..split].chars().all(char::is_alphabetic)
+            && let Some((amount, _)) = parse(&flag[split..])
+        {
+            // A flag with its value glued on: `-Xmx4g`.
+            before.push((text::root(&flag[..split]), flag[..split].to_owned()));
+            found = Some((amount, core.to_owned(), None));
+        } else if let Some((amount, unitless)) = parse(core) {
+            let words = [next(1), next(2), next(3)];
+            let (amount, written, counted, n) = if unitless && !ends_clause {
+                with_next_words(amount, core, words)
+            } else {
+                (amount, core.to_owned(), None, 0)
+            };
+            used = n;
+            found = Some((amount, written, counted));
+        } else if let Some(n) = NUMBER_WORDS
+            .iter()
+            .position(|w| w.eq_ignore_ascii_case(core))
+            && let Some((f, dim)) = next(1).and_then(unit).filter(|(_, d)| *d == "s")
+            && !ends_clause
+        {
+            // "one minute", "two hours": only before a unit.
+            #[allow(clippy::cast_precision_loss, reason = "n is at most 12")]
+            let value = n as f64 * f;
+            found = Some((
+                Amount::Number { value, dim },
+                format!("{core} {}", next(1).unwrap_or_default()),
+                None,
+            ));
+            used = 1;
+        } else if let Some(b) = boolean(core)
+            && before_is_setting(&raw[..i])
+        {
+            // "defaults to false": a default, told apart from "=false".
+            found = Some((b, core.to_owned(), Some("default".to_owned())));
+        }
+        if let Some((amount, written, counted)) = found {
+            out.push(value(amount, written, counted, &before));
+        } else {
+            for w in text::code_words(core) {
+                let r = text::root(&w);
+                if !text::is_stopword(&w)
+                    && w.chars().next().is_some_and(char::is_alphabetic)
+                    && !FILLER.contains(&r.as_str())
+                    && !CHANGE_WORDS.contains(&r.as_str())
+                {
+                    before.push((r, core.to_owned()));
+                }
+            }
+        }
+        i += used;
+        if ends_clause || raw[i].ends_with([',', ';', ':', '.', '!', '?', ')']) {
+            before.clear();
+        }
+        i += 1;
+    }
+    out
+}
+
+/// A value with what it is about: the three nearest topic words before it
+/// and the noun it counts.
+fn value(
+    amount: Amount,
+    written: String,
+    counted: Option<String>,
+    before: &[(String, String)],
+) -> Value {
+    let mut key: BTreeSet<String> = before
+        .iter()
+        .rev()
+        .take(3)
+        .map(|(r, _)| r.clone())
+        .collect();
+    if let Some(c) = &counted {
+        key.insert(text::root(c));
+    }
+    let subject = before
+        .last()
+        .map(|(_, w)| w.clone())
+        .or(counted)
+        .unwrap_or_default();
+    Value {
+        amount,
+        text: written,
+        key,
+        subject,
+    }
+}
+
+/// What a value with no glued unit, `core`, gets from the words after it: a
+/// unit ("10 seconds"), a rate ("100 requests per minute", "5 per hour"), a
+/// count ("5 times") or the noun it counts ("25 replicas"). Returns the
+/// amount, the value as written, the counted noun and how many words were
+/// used.
+fn with_next_words(
+    amount: Amount,
+    core: &str,
+    next: [Option<&str>; 3],
+) -> (Amount, String, Option<String>, usize) {
+    let scaled = |amount: &Amount, f: f64, dim: &'static str, per: bool| match amount {
+        Amount::Number { value, .. } => Amount::Number {
+            value: if per { value / f } else { value * f },
+            dim,
+        },
+        other => other.clone(),
+    };
+    let time_unit = |w: &str| unit(w).filter(|(_, d)| *d == "s");
+    match next {
+        [Some(n1), _, _] if unit(n1).is_some() => {
+            let (f, dim) = unit(n1).unwrap_or((1.0, ""));
+            (
+                scaled(&amount, f, dim, false),
+                format!("{core} {n1}"),
+                None,
+                1,
+            )
+        }
+        [Some(n1), Some("per"), Some(n3)] if time_unit(n3).is_some() => {
+            let (f, _) = time_unit(n3).unwrap_or((1.0, "s"));
+            (
+                scaled(&amount, f, "/s", true),
+                format!("{core} {n1} per {n3}"),
+                Some(n1.to_owned()),
+                3,
+            )
+        }
+        [Some("per"), Some(n2), _] if time_unit(n2).is_some() => {
+            let (f, _) = time_unit(n2).unwrap_or((1.0, "s"));
+            (
+                scaled(&amount, f, "/s", true),
+                format!("{core} per {n2}"),
+                None,
+                2,
+            )
+        }
+        [Some(n1), _, _] if COUNTS.contains(&text::root(n1).as_str()) => (
+            scaled(&amount, 1.0, "x", false),
+            format!("{core} {n1}"),
+            None,
+            1,
+        ),
+        [Some(n1), _, _]
+            if n1.chars().all(char::is_alphabetic)
+                && !text::is_stopword(&text::stem(n1))
+                && !FILLER.contains(&n1.to_lowercase().as_str()) =>
+        {
+            (amount, core.to_owned(), Some(n1.to_owned()), 0)
+        }
+        _ => (amount, core.to_owned(), None, 0),
+    }
+}
+
+/// The title's words for aligning two titles: topic [`text::root`]s in
+/// order, each value (with its unit) as one token `#` followed by its
+/// dimension ("#s", "#B", "#/s", "#" for a plain number), each run of modal
+/// and auxiliary verbs as `^`, stopwords and change words left out.
+pub(super) fn frame_tokens(title: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let raw: Vec<&str> = title.split_whitespace().collect();
+    let mut i = 0;
+    while i < raw.len() {
+        let core = raw[i].trim_matches(|c: char| {
+            !(c.is_alphanumeric() || matches!(c, '%' | '-' | '.' | ':' | '/'))
+        });
+        let core = core.trim_end_matches(['.', ':', '/']);
+        let word = |k: usize| {
+            raw.get(i + k)
+                .map(|n| n.trim_matches(|c: char| !c.is_alphanumeric() && c != '%'))
+        };
+        if let Some((amount, unitless)) = parse(core).or_else(|| boolean(core).map(|b| (b, false)))
+        {
+            let mut dim = match amount {
+                Amount::Number { dim, .. } => dim,
+                Amount::Version(_) => "",
+                Amount::Bool(_) => "bool",
+            };
+            if unitless {
+                if let Some((_, d)) = word(1).and_then(unit) {
+                    dim = d;
+                    i += 1;
+                } else if word(1) == Some("per") && word(2).and_then(unit).is_some() {
+                    dim = "/s";
+                    i += 2;
+                } else if word(1).is_some_and(|w| COUNTS.contains(&text::root(w).as_str())) {
+                    dim = "x";
+                    i += 1;
+                }
+            }
+            out.push(format!("#{dim}"));
+        } else {
+            for w in text::code_words(core) {
+                let r = text::root(&w);
+                if MODALS.contains(&w.as_str()) {
+                    // What follows a modal is what the rule says, not what
+                    // it is about: "must be longer than" / "must exceed".
+                    if out.last().is_none_or(|l| l != "^") {
+                        out.push("^".to_owned());
+                    }
+                } else if !text::is_stopword(&w)
+                    && w.chars().next().is_some_and(char::is_alphabetic)
+                    && !CHANGE_WORDS.contains(&r.as_str())
+                {
+                    out.push(r);
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Modal and auxiliary verbs, marked `^` in [`frame_tokens`].
+const MODALS: &[&str] = &[
+    "must", "mustn", "should", "shouldn", "can", "cannot", "could", "will", "would", "may",
+    "might", "need", "needs", "is", "are", "be", "was", "were", "isn", "aren", "never", "always",
+    "don", "doesn",
+];
+
+/// Whether two value tokens of [`frame_tokens`] can be the same quantity.
+pub(super) fn same_dimension(a: &str, b: &str) -> bool {
+    let (a, b) = (a.trim_start_matches('#'), b.trim_start_matches('#'));
+    a == b
+        || ((a.is_empty() || b.is_empty())
+            && a != "clock"
+            && b != "clock"
+            && a != "bool"
+            && b != "bool")
+}
+
+/// Whether the words before a boolean set or default something: "defaults
+/// to false", "is set to true".
+fn before_is_setting(before: &[&str]) -> bool {
+    let last: Vec<String> = before
+        .iter()
+        .rev()
+        .take(2)
+        .map(|w| text::root(w.trim_matches(|c: char| !c.is_alphanumeric())))
+        .collect();
+    last.first().is_some_and(|w| w == "to" || w == "is")
+        && last.get(1).is_some_and(|w| w == "default" || w == "set")
+}
+
+fn boolean(word: &str) -> Option<Amount> {
+    match word.to_lowercase().as_str() {
+        "true" => Some(Amount::Bool(true)),
+        "false" => Some(Amount::Bool(false)),
+        _ => None,
+    }
+}
+
+/// Parses a number with an optional glued unit ("10s", "5MB", "80%",
+/// "2e-5", "02:00", "1.4.2", "8th", "600/min"); the flag says no unit was
+/// found, so the next word may be one.
+fn parse(word: &str) -> Option<(Amount, bool)> {
+    let word = word.trim_start_matches(['~', '>', '<', '=', '^', 'v']);
+    if !word.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    // A time of day: "02:00", "9:30".
+    if let Some((h, m)) = word.split_once(':')
+        && let (Ok(h), Ok(m)) = (h.parse::<u32>(), m.parse::<u32>())
+        && h < 24
+        && m < 60
+        && word.len() <= 5
+    {
+        return Some((
+            Amount::Number {
+                value: f64::from(h * 60 + m),
+                dim: "clock",
+            },
+            false,
+        ));
+    }
+    let end = word
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_digit() || c == '.'))
+        .map_or(word.len(), |(j, _)| j);
+    let digits = word[..end].trim_end_matches('.');
+    let rest = &word[digits.len()..];
+    if digits.matches('.').count() >= 2 {
+        let parts: Option<Vec<u64>> = digits.split('.').map(|p| p.parse().ok()).collect();
+        return parts.map(|p| (Amount::Version(p), false));
+    }
+    let mut value: f64 = digits.parse().ok()?;
+    let mut rest = rest.trim_start_matches('.');
+    // Scientific notation: "2e-5", "1e6".
+    if let Some(exp) = rest.strip_prefix(['e', 'E'])
+        && let Some(len) = exp
+            .char_indices()
+            .find(|&(j, c)| !(c.is_ascii_digit() || (j == 0 && (c == '-' || c == '+'))))
+            .map(|(j, _)| j)
+            .or(Some(exp.len()))
+        && let Ok(e) = exp[..len].parse::<i32>()
+    {
+        value *= 10f64.powi(e);
+        rest = &exp[len..];
+    }
+    let suffix = rest.trim_start_matches('-');
+    if suffix.is_empty() {
+        return Some((Amount::Number { value, dim: "" }, true));
+    }
+    if let Some(per) = suffix.strip_prefix('/')
+        && let Some((f, "s")) = unit(per)
+    {
+        return Some((
+            Amount::Number {
+                value: value / f,
+                dim: "/s",
+            },
+            false,
+        ));
+    }
+    // "RS256", "v1beta1", "2xx": not a value.
+    unit(suffix).map(|(f, dim)| {
+        (
+            Amount::Number {
+                value: value * f,
+                dim,
+            },
+            false,
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn amounts(text: &str) -> Vec<(String, Vec<String>)> {
+        values(text)
+            .into_iter()
+            .map(|v| (v.text, v.key.into_iter().collect()))
+            .collect()
+    }
+
+    #[test]
+    fn values_with_what_they_are_about() {
+        type Case<'a> = (&'a str, &'a [(&'a str, &'a [&'a str])]);
+        let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
+        let cases: &[Case] = &[
+            (
+                "Payment gateway HTTP timeout is 10 seconds",
+                &[("10 seconds", &["gateway", "http", "timeout"])],
+            ),
+            ("We pin Node 22", &[("22", &["nod", "pin"])]),
+            (
+                "The api deployment can now scale to 25 replicas",
+                &[("25", &["can", "deployment", "replica", "scal"])],
+            ),
+            (
+                "ingest now runs with -Xmx4g and a 6Gi container limit",
+                &[
+                    ("-Xmx4g", &["ingest", "run", "xmx"]),
+                    ("6Gi", &["ingest", "run", "xmx"]),
+                ],
+            ),
+            (
+                "Base model fine-tuning LR lowered to 2e-5",
+                &[("2e-5", &["fin", "lr", "tun"])],
+            ),
+            (
+                "--dry-run defaults to true; pass --dry-run=false to apply",
+                &[
+                    ("true", &["default", "dry", "run"]),
+                    ("dry-run=false", &["dry", "pass", "run"]),
+                ],
+            ),
+            (
+                "Finance export schedule is 04:30 UTC",
+                &[("04:30", &["export", "financ", "schedul"])],
+            ),
+            (
+                "Public API keys get 600 requests per minute",
+                &[(
+                    "600 requests per minute",
+                    &["api", "key", "public", "request"],
+                )],
+            ),
+            (
+                "Outbound webhooks retry 5 times",
+                &[("5 times", &["outbound", "retry", "webhook"])],
+            ),
+            (
+                "Token verification tolerates one minute of drift",
+                &[("one minute", &["token", "tolerat", "verification"])],
+            ),
+            // Names with digits are not values.
+            ("Signed with RS256 on the STM32 board, see v1beta1", &[]),
+        ];
+        for (text, want) in cases {
+            let want: Vec<(String, Vec<String>)> = want
+                .iter()
+                .map(|(t, k)| {
+                    let mut k = s(k);
+                    k.sort();
+                    ((*t).to_owned(), k)
+                })
+                .collect();
+            assert_eq!(amounts(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn changes_table() {
+        let v = |title: &str, body: &str| Values::of(title, body);
+        let cases = [
+            (
+                v(
+                    "The payment gateway HTTP timeout is now 30 seconds",
+                    "Were cut off at 10 s.",
+                ),
+                v(
+                    "Payment gateway HTTP timeout is 10 seconds",
+                    "Calls abort after 10 s.",
+                ),
+                Some("10 seconds → 30 seconds"),
+            ),
+            (
+                v("Access token TTL is 5 minutes", "Shorter window."),
+                v("Access tokens live 15 minutes", "Clients refresh silently."),
+                Some("15 minutes → 5 minutes"),
+            ),
+            (
+                v(
+                    "deploy applies by default now",
+                    "--dry-run defaults to false.",
+                ),
+                v(
+                    "deploy runs in dry-run mode by default",
+                    "--dry-run defaults to true; pass --dry-run=false.",
+                ),
+                Some("true → false"),
+            ),
+            // The same value about another thing, or the same amount.
+            (
+                v(
+                    "inventory-service sets statement_timeout to 5s",
+                    "On the inventory role.",
+                ),
+                v(
+                    "orders-service sets statement_timeout to 5s",
+                    "On the orders role.",
+                ),
+                None,
+            ),
+            (
+                v(
+                    "Avatar uploads are capped at 5 per hour",
+                    "Per-user rate limit.",
+                ),
+                v(
+                    "Avatar uploads are capped at 5 MB",
+                    "Larger files get a 413.",
+                ),
+                None,
+            ),
+            (
+                v(
+                    "Product details are cached for 60 seconds",
+                    "Entries expire after one minute.",
+                ),
+                v("Product cache TTL is 5 minutes", "Set as PRODUCT_TTL_MS."),
+                Some("5 minutes → 60 seconds"),
+            ),
+        ];
+        for (c, t, want) in cases {
+            let got = change(&c, &t).map(|ch| format!("{} → {}", ch.old, ch.new));
+            assert_eq!(got.as_deref(), want, "{c:?}");
+        }
+    }
+}
