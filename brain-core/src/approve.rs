@@ -111,6 +111,10 @@ pub struct SkippedItem {
 pub enum Selection {
     /// These ids (or unique prefixes).
     Ids(Vec<String>),
+    /// These ids (or unique prefixes), each approved as a new memory
+    /// whatever the reviewer decided: a person who disagrees with a merge or
+    /// supersede (`brain approve --as-new`).
+    AsNew(Vec<String>),
     /// Every candidate the reviewer finds safe.
     Safe,
     /// Every candidate.
@@ -227,6 +231,29 @@ pub fn merge_into(target: &Memory, candidate: &Memory, now: Timestamp) -> Memory
     m
 }
 
+/// How the reason of an approval `--as-new` starts.
+const AS_NEW: &str = "approved as a new memory by a person";
+
+/// Overrides the reviewer: the candidate is accepted as a new memory, and
+/// the reason says what the reviewer had decided.
+fn as_new(outcome: &mut ReviewOutcome) {
+    if outcome.decision != Decision::Accept {
+        let targets: Vec<&str> = outcome.targets.iter().map(MemoryId::as_str).collect();
+        let about = if targets.is_empty() {
+            String::new()
+        } else {
+            format!(" `{}`", targets.join("`, `"))
+        };
+        outcome.reason = format!(
+            "{AS_NEW}, overriding `{}`{about} ({})",
+            report::serde_name(&outcome.decision),
+            outcome.reason
+        );
+    }
+    outcome.decision = Decision::Accept;
+    outcome.targets.clear();
+}
+
 fn approved_review(now: Timestamp, actor: Option<&str>, reason: Option<String>) -> Review {
     Review {
         state: Some(ReviewState::Approved),
@@ -295,7 +322,7 @@ impl Brain {
         let catalog = self.store().load();
         let mut memories: Vec<Loaded<Memory>> = catalog.memories.clone();
         let mut chosen: Vec<MemoryId> = match selection {
-            Selection::Ids(queries) => {
+            Selection::Ids(queries) | Selection::AsNew(queries) => {
                 let mut ids = Vec::new();
                 for q in queries {
                     let l = report::find_memory(&catalog, q)?;
@@ -332,13 +359,35 @@ impl Brain {
             let Some(pos) = memories.iter().position(|l| l.record.id == id) else {
                 continue; // merged into another candidate earlier in this batch
             };
-            let outcome =
+            // Superseded by a candidate approved earlier in this run: it is
+            // no candidate any more, and approving it would revive it.
+            if memories[pos].record.status != Status::Candidate {
+                let by = memories[pos]
+                    .record
+                    .lineage
+                    .superseded_by
+                    .as_ref()
+                    .map(|b| format!(" by `{b}`"))
+                    .unwrap_or_default();
+                report.skipped.push(SkippedItem {
+                    id,
+                    reason: format!(
+                        "{}{by} earlier in this run; it is no candidate any more",
+                        memories[pos].record.status
+                    ),
+                });
+                continue;
+            }
+            let mut outcome =
                 Reviewer::new(memories.iter().map(|l| &l.record)).review(&memories[pos].record);
             if *selection == Selection::Safe
                 && let Some(reason) = unsafe_reason(&memories[pos].record, &outcome)
             {
                 report.skipped.push(SkippedItem { id, reason });
                 continue;
+            }
+            if matches!(selection, Selection::AsNew(_)) {
+                as_new(&mut outcome);
             }
             let item = self.carry_out(
                 &lock,
@@ -413,6 +462,19 @@ impl Brain {
                 new.record.lineage.version = memories[t].record.lineage.version + 1;
                 new.record.normalize();
                 let mut old = memories[t].clone();
+                // A candidate replaced before anyone approved it is settled
+                // too: its review cannot stay pending.
+                if old.record.status == Status::Candidate {
+                    old.record.review = Review {
+                        state: Some(ReviewState::Rejected),
+                        decided_at: Some(now),
+                        decided_by: actor.map(str::to_owned),
+                        reason: Some(format!(
+                            "superseded by `{}` before it was approved",
+                            new.record.id
+                        )),
+                    };
+                }
                 old.record.status = Status::Superseded;
                 old.record.lineage.superseded_by = Some(new.record.id.clone());
                 old.record.normalize();
@@ -437,7 +499,12 @@ impl Brain {
             _ => {
                 let mut m = candidate.clone();
                 m.record.status = Status::Active;
-                m.record.review = approved_review(now, actor, None);
+                // An override is recorded with what the reviewer had decided.
+                let reason = outcome
+                    .reason
+                    .starts_with(AS_NEW)
+                    .then(|| outcome.reason.clone());
+                m.record.review = approved_review(now, actor, reason);
                 m.record.normalize();
                 write(&mut m, &mut files)?;
                 memories[pos] = m;

@@ -258,3 +258,193 @@ fn approve_refuses_non_candidates_and_needs_a_selection() {
     assert!(out.stderr.contains("only candidates are approved"), "{out}");
     assert_eq!(env.brain(["approve"]).status, 2);
 }
+
+#[test]
+fn approve_as_new_overrides_a_merge() {
+    let env = store("recommended-semi-auto");
+    let first = add(&env, &LEDGER);
+    env.brain(["approve", &first]).success();
+    let second = add(&env, &LEDGER);
+    let (review, _) = env.brain_json("review", &["review", &second]);
+    assert_eq!(review["items"][0]["outcome"]["decision"], "merge");
+    assert_eq!(env.brain(["approve", "--as-new"]).status, 2);
+    let (json, _) = env.brain_json("approve", &["approve", "--as-new", &second]);
+    let item = &json["approved"][0];
+    assert_eq!(item["decision"], "accept", "{json:#}");
+    assert_eq!(item["target"], serde_json::Value::Null);
+    assert!(
+        item["reason"].as_str().unwrap().starts_with(&format!(
+            "approved as a new memory by a person, overriding `merge` `{first}`"
+        )),
+        "{json:#}"
+    );
+    assert_eq!(count(&env, "active"), 2);
+    let (show, _) = env.brain_json("show", &["show", &second]);
+    assert!(
+        show["memory"]["review"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("overriding `merge`"),
+        "{show:#}"
+    );
+}
+
+#[test]
+fn a_changed_value_supersedes_and_the_new_value_is_the_active_one() {
+    let env = store("recommended-semi-auto");
+    let old = add(
+        &env,
+        &[
+            "-t",
+            "decision",
+            "--title",
+            "Payment gateway HTTP timeout is 10 seconds",
+            "--summary",
+            "Calls to the acquirer abort after 10 s and the payment is marked pending.",
+            "--path",
+            "src/payments/gateway/**",
+            "--status",
+            "active",
+        ],
+    );
+    let new = env
+        .brain_with_env(
+            &[("BRAIN_NOW", "2026-12-01T12:00:00Z")],
+            [
+                "add",
+                "-t",
+                "decision",
+                "--title",
+                "The payment gateway HTTP timeout is now 30 seconds",
+                "--summary",
+                "3DS challenges took 12-20 s and were cut off at 10 s; calls abort after 30 s.",
+                "--path",
+                "src/payments/gateway/**",
+                "--status",
+                "candidate",
+            ],
+        )
+        .success()
+        .stdout
+        .trim()
+        .to_owned();
+    let (review, _) = env.brain_json("review", &["review"]);
+    let item = &review["items"][0];
+    assert_eq!(item["outcome"]["decision"], "supersede", "{review:#}");
+    assert_eq!(item["safe"], false);
+    assert_eq!(
+        item["outcome"]["evidence"][0]["changed_value"],
+        "timeout: 10 seconds → 30 seconds"
+    );
+    env.brain(["approve", "--all"]).success();
+    let (active, _) = env.brain_json("list", &["list", "--status", "active"]);
+    let titles: Vec<&str> = active["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        ["The payment gateway HTTP timeout is now 30 seconds"]
+    );
+    let (show, _) = env.brain_json("show", &["show", &old]);
+    assert_eq!(show["memory"]["status"], "superseded");
+    assert_eq!(show["memory"]["lineage"]["superseded_by"], new.as_str());
+}
+
+/// A rule file whose sections say nearly the same for different services.
+const SIBLING_RULES: &str = "# Agent rules
+
+## Payments service
+
+- ALWAYS run `make test` before pushing; CI runs the same suite and blocks the merge.
+
+## Billing service
+
+- ALWAYS run `make test` before pushing, CI runs the same suite and blocks merges.
+
+## Notifications service
+
+- ALWAYS run `make test` before pushing: CI runs the same suite and blocks a merge.
+";
+
+#[test]
+fn the_sections_of_one_import_never_fold_into_each_other() {
+    let env = store("recommended-semi-auto");
+    std::fs::write(env.root().join("AGENTS.md"), SIBLING_RULES).unwrap();
+    env.brain(["import", "AGENTS.md"]).success();
+    let candidates = count(&env, "candidate");
+    assert!(candidates >= 2, "{candidates} candidates");
+    let (review, _) = env.brain_json("review", &["review"]);
+    for item in review["items"].as_array().unwrap() {
+        assert_eq!(item["outcome"]["decision"], "accept", "{item:#}");
+    }
+    // Approved in order, twice: nothing merges into or replaces a sibling,
+    // and the second run has nothing left to do.
+    let (first, _) = env.brain_json("approve", &["approve", "--all"]);
+    for a in first["approved"].as_array().unwrap() {
+        assert_eq!(a["decision"], "accept", "{first:#}");
+    }
+    let (second, _) = env.brain_json("approve", &["approve", "--all"]);
+    assert_eq!(
+        second["approved"].as_array().unwrap().len(),
+        0,
+        "{second:#}"
+    );
+    assert_eq!(count(&env, "active"), candidates);
+    let (list, _) = env.brain_json("list", &["list"]);
+    for m in list["memories"].as_array().unwrap() {
+        let (show, _) = env.brain_json("show", &["show", m["id"].as_str().unwrap()]);
+        let lineage = &show["memory"]["lineage"];
+        let empty = |v: &serde_json::Value| v.is_null() || v.as_array().is_some_and(Vec::is_empty);
+        assert!(empty(&lineage["supersedes"]), "{show:#}");
+        assert!(empty(&lineage["superseded_by"]), "{show:#}");
+    }
+    env.brain(["lint"]).success();
+}
+
+#[test]
+fn a_candidate_superseded_earlier_in_the_run_is_skipped_not_revived() {
+    let env = store("recommended-semi-auto");
+    let old = add(
+        &env,
+        &[
+            "-t",
+            "convention",
+            "--title",
+            "Use logrus with the JSON formatter for all services",
+            "--summary",
+            "logrus.WithFields for structured fields; the formatter is set up in internal/log.",
+            "--status",
+            "candidate",
+        ],
+    );
+    let new = env
+        .brain_with_env(
+            &[("BRAIN_NOW", "2026-12-01T12:00:00Z")],
+            [
+                "add",
+                "-t",
+                "convention",
+                "--title",
+                "Migrated from logrus to log/slog",
+                "--summary",
+                "All services log through slog with a JSON handler in internal/log; logrus was removed.",
+                "--status",
+                "candidate",
+            ],
+        )
+        .success()
+        .stdout
+        .trim()
+        .to_owned();
+    assert!(new < old, "the replacement is approved first");
+    let (json, _) = env.brain_json("approve", &["approve", "--all"]);
+    assert_eq!(json["approved"][0]["decision"], "supersede", "{json:#}");
+    assert_eq!(json["approved"][0]["target"], old.as_str());
+    assert_eq!(json["skipped"][0]["id"], old.as_str(), "{json:#}");
+    let (show, _) = env.brain_json("show", &["show", &old]);
+    assert_eq!(show["memory"]["status"], "superseded");
+    env.brain(["lint"]).success();
+}

@@ -74,8 +74,22 @@ impl TestEnv {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
-        let output = self
-            .command(args)
+        self.brain_with_env(&[], args)
+    }
+
+    /// Like [`TestEnv::brain`], with some variables set (or overridden):
+    /// `EDITOR` for `brain edit`, a later `BRAIN_NOW`.
+    #[must_use = "snapshot the output or check it"]
+    pub(crate) fn brain_with_env<I, S>(&self, vars: &[(&str, &str)], args: I) -> CliOutput
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = self.command(args);
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let output = cmd
             .stdin(std::process::Stdio::null())
             .output()
             .expect("the brain binary is built by cargo for integration tests");
@@ -98,13 +112,7 @@ impl TestEnv {
     ) -> (serde_json::Value, CliOutput) {
         let mut full = vec!["--format", "json"];
         full.extend_from_slice(args);
-        let output = self
-            .command(full)
-            .env("BRAIN_NOW", now)
-            .stdin(std::process::Stdio::null())
-            .output()
-            .expect("the brain binary is built by cargo for integration tests");
-        let out = CliOutput::new(&output, &self.root);
+        let out = self.brain_with_env(&[("BRAIN_NOW", now)], full);
         let value = validate_json(schema, &out.stdout);
         (value, out)
     }
