@@ -10,9 +10,9 @@
 //! * `BRAIN_FAILURE_DETECTOR_COMMAND` and `BRAIN_FAILURE_DETECTOR_TIMEOUT`
 //!   (seconds) set the failure detector of `brain failure detect`; read raw
 //!   here and judged by `crate::commands::failure`.
-//! * Variables a config names (`embedding.api_key_env`) and the proxy
-//!   variables are read from a snapshot of the environment taken here, through
-//!   [`Context::env`].
+//! * Variables a config names (`embedding.api_key_env`), the proxy
+//!   variables and `VISUAL`/`EDITOR` (for `brain edit`) are read from a
+//!   snapshot of the environment taken here, through [`Context::env`].
 //! * The root is `-C <dir>` when given; otherwise the nearest directory at or
 //!   above the working directory (inside the current git repository) that holds
 //!   `.brain/`; otherwise the repository's work tree; otherwise the working
@@ -124,6 +124,15 @@ impl Context {
     /// `BRAIN_FAILURE_DETECTOR_TIMEOUT` as set, not yet parsed.
     pub(crate) fn detector_timeout(&self) -> Option<&str> {
         self.detector_timeout.as_deref()
+    }
+
+    /// The editor `brain edit` opens: `VISUAL`, else `EDITOR` (a command
+    /// line, run by the shell with the file appended, as git does); `None`
+    /// when neither is set to something.
+    pub(crate) fn editor(&self) -> Option<&str> {
+        ["VISUAL", "EDITOR"]
+            .into_iter()
+            .find_map(|k| self.env(k).filter(|v| !v.trim().is_empty()))
     }
 
     /// The environment variable `name` as the process started, for variables

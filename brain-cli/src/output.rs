@@ -404,6 +404,25 @@ impl Render for brain_core::approve::ApproveReport {
     }
 }
 
+impl Render for brain_core::edit::EditReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        if !self.changed {
+            return writeln!(w, "unchanged {} ({})", self.id, self.path);
+        }
+        writeln!(
+            w,
+            "edited {} ({}): {}",
+            self.id,
+            self.path,
+            self.fields.join(", ")
+        )?;
+        if let Some(from) = &self.moved_from {
+            writeln!(w, "moved from {from}")?;
+        }
+        Ok(())
+    }
+}
+
 fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {
     if n == 1 { one } else { many }
 }

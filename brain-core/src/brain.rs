@@ -47,6 +47,22 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// An edited memory is not acceptable; nothing was written.
+    #[error(
+        "invalid edit of `{id}`{}{}: {message}",
+        field.as_ref().map(|f| format!(", field `{f}`")).unwrap_or_default(),
+        line.map(|l| format!(", line {l}")).unwrap_or_default()
+    )]
+    InvalidEdit {
+        /// The memory.
+        id: String,
+        /// The dotted field that is wrong, when known.
+        field: Option<String>,
+        /// The line of the edited text, when known.
+        line: Option<u32>,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 /// The fields of a memory added by hand.

@@ -42,6 +42,7 @@ pub mod approve;
 pub mod brain;
 pub mod capture;
 pub mod config;
+pub mod edit;
 pub mod embed;
 pub mod extract;
 pub mod failures;

@@ -103,6 +103,10 @@ pub fn all() -> Vec<(&'static str, Schema)> {
             generate::<crate::approve::ApproveReport>("output/approve.schema.json"),
         ),
         (
+            "output/edit.schema.json",
+            generate::<crate::edit::EditReport>("output/edit.schema.json"),
+        ),
+        (
             "output/error.schema.json",
             generate::<ErrorReport>("output/error.schema.json"),
         ),

@@ -12,6 +12,7 @@ mod capture;
 mod conversation_start;
 mod diff;
 mod dismiss;
+mod edit;
 mod extract;
 mod extract_commit;
 mod failure;
@@ -47,6 +48,7 @@ pub(crate) enum Command {
     Normalize(normalize::NormalizeArgs),
     Review(review::ReviewArgs),
     Approve(approve::ApproveArgs),
+    Edit(edit::EditArgs),
     PromoteCandidates(promote_candidates::PromoteCandidatesArgs),
     Supersede(supersede::SupersedeArgs),
     Dismiss(dismiss::DismissArgs),
@@ -85,6 +87,7 @@ pub(crate) fn dispatch(
         Command::Normalize(args) => normalize::run(ctx, args, out),
         Command::Review(args) => review::run(ctx, args, out),
         Command::Approve(args) => approve::run(ctx, args, out),
+        Command::Edit(args) => edit::run(ctx, args, out),
         Command::PromoteCandidates(args) => promote_candidates::run(ctx, args, out),
         Command::Supersede(args) => supersede::run(ctx, args, out),
         Command::Dismiss(args) => dismiss::run(ctx, args, out),

@@ -20,6 +20,7 @@ fn help_of_every_command() {
         "index",
         "review",
         "approve",
+        "edit",
         "promote-candidates",
         "capture",
         "extract",

@@ -372,6 +372,28 @@ impl Store {
         write::write_atomic(&path, text.as_bytes(), true)
     }
 
+    /// Moves a memory whose type changed to its type's directory: writes
+    /// `text` as the new file in full (a temporary file renamed without
+    /// clobbering), then removes the old file `from`; if that fails, the new
+    /// file is removed again. Returns the new relative path. The caller holds
+    /// the write lock.
+    pub fn move_memory(
+        &self,
+        _lock: &WriteLock,
+        from: &str,
+        memory: &Memory,
+        text: &str,
+    ) -> Result<String, Error> {
+        let old = self.layout.resolve(from)?;
+        let new = self.layout.memory_file(memory.kind, &memory.id);
+        write::write_atomic(&new, text.as_bytes(), false)?;
+        if let Err(source) = std::fs::remove_file(&old) {
+            let _ = std::fs::remove_file(&new);
+            return Err(Error::Write { path: old, source });
+        }
+        Ok(self.layout.relative(&new))
+    }
+
     /// Removes a record file given by its relative path (a candidate merged
     /// into another memory). The caller holds the write lock.
     pub fn remove(&self, _lock: &WriteLock, rel: &str) -> Result<(), Error> {
@@ -493,6 +515,21 @@ impl Store {
                 .join(format!("{id}.yaml"))
                 .exists()
         })
+    }
+
+    /// Writes `text` to `runtime/<name>` (a draft an editor opens, as git's
+    /// `COMMIT_EDITMSG`), creating `runtime/` when absent, and returns the
+    /// file's absolute path. Needs no write lock: `runtime/` is never tracked.
+    pub fn write_runtime_file(&self, name: &str, text: &str) -> Result<PathBuf, Error> {
+        if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
+            return Err(Error::OutsideStore {
+                path: format!("runtime/{name}"),
+            });
+        }
+        ensure_runtime_ignored(&self.layout)?;
+        let path = self.layout.runtime_dir().join(name);
+        write::write_atomic(&path, text.as_bytes(), true)?;
+        Ok(path)
     }
 
     /// Appends one line to the log `name` in `runtime/` (`extractor.log`),
