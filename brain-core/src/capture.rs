@@ -227,7 +227,12 @@ impl Brain {
                 rejected.push(Rejected {
                     line: ex.line,
                     excerpt: crate::extract::excerpt(&m.summary),
-                    reason: RejectReason::PreviouslyDismissed,
+                    // A report of work done, or a repeat of dismissed knowledge.
+                    reason: if outcome.relation == Relation::NoDurableValue {
+                        RejectReason::ActionLog
+                    } else {
+                        RejectReason::PreviouslyDismissed
+                    },
                     detail: Some(outcome.reason.clone()),
                 });
                 continue;
