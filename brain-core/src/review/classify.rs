@@ -173,11 +173,18 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
             format!("no durable value: {why}"),
         );
     }
-    // Replacement wording names what it replaces: a look-alike title does
-    // not make the target another thing.
+    // Replacement wording names what it replaces: a title that goes on
+    // differently ("… moved to packages/ui" / "… live in src/common") does not
+    // make the target another thing; one that opens with another subject
+    // ("Search service moved off Postgres" / "Payments service uses
+    // Postgres") does, unless the replacement names more of the target than
+    // one word ("the old keystore on the Jenkins agent was destroyed").
     let named: Vec<&Scored> = all
         .iter()
-        .filter(|s| s.evidence.target_status != Status::Dismissed)
+        .filter(|s| {
+            s.evidence.target_status != Status::Dismissed
+                && (s.replaced_words >= 2 || s.distinct.as_ref().is_none_or(|d| !d.leading))
+        })
         .collect();
     if let Some(verdict) = replaced_by_name(&named) {
         return verdict;

@@ -3,10 +3,11 @@
 //! "Bumped version to 1.4.2", "WIP", "Addressed review comments", "Rebased on
 //! main"), which say nothing the next person needs.
 //!
-//! A candidate is such a report when its title is one (it opens with a verb
-//! in the past tense, or is a status line: "WIP", "Progress on …", "Session
-//! summary", "Status update") and no part of its text states something that
-//! lasts: no rule or advice (must, never, always, should, avoid, prefer,
+//! A candidate is such a report when its title is one (it opens with a
+//! routine action in the past tense about routine work, a typo, a version, a
+//! review, a rebase, tests that pass; or it is a status line: "WIP",
+//! "Progress on …", "Session summary", "Status update") and no part of its
+//! text states something that lasts: no rule or advice (must, never, always, should, avoid, prefer,
 //! don't, make sure), no reason or consequence (because, otherwise, so that,
 //! breaks, fails when, leaks), no replacement or move ("switched from X to
 //! Y", "now lives in", "no longer"), no present state ("X is now Y", "X
@@ -36,10 +37,90 @@ const STATUS_TITLES: &[&str] = &[
     "checkpoint",
 ];
 
-/// Past-tense verbs that are not formed with `-ed`.
-const IRREGULAR_PAST: &[&str] = &[
-    "ran", "made", "wrote", "did", "got", "built", "took", "found", "began", "brought", "rewrote",
-    "went", "gave",
+/// Past tenses of the routine actions change logs and session notes report
+/// ("Fixed …", "Ran …", "Bumped …"); adjectives that look the same
+/// ("Signed URLs expire", "Cached pages …") are not among them.
+const ACTIVITY_VERBS: &[&str] = &[
+    "addressed",
+    "added",
+    "amended",
+    "bumped",
+    "changed",
+    "checked",
+    "cleaned",
+    "committed",
+    "continued",
+    "debugged",
+    "deleted",
+    "did",
+    "finished",
+    "fixed",
+    "formatted",
+    "implemented",
+    "installed",
+    "investigated",
+    "looked",
+    "made",
+    "merged",
+    "pushed",
+    "ran",
+    "rebased",
+    "refactored",
+    "reformatted",
+    "regenerated",
+    "removed",
+    "renamed",
+    "reran",
+    "resolved",
+    "reverted",
+    "squashed",
+    "started",
+    "tested",
+    "tidied",
+    "tried",
+    "tweaked",
+    "updated",
+    "worked",
+    "wrote",
+];
+
+/// What routine work is about: a report that names one of these (and no
+/// lasting fact) records busywork, not knowledge.
+const ROUTINE: &[&str] = &[
+    "typo",
+    "typos",
+    "whitespace",
+    "formatting",
+    "lint",
+    "linter",
+    "unused",
+    "variable",
+    "variables",
+    "docstring",
+    "comment",
+    "comments",
+    "review",
+    "rebase",
+    "rebased",
+    "conflict",
+    "conflicts",
+    "pr",
+    "pull request",
+    "version",
+    "snapshot",
+    "snapshots",
+    "tests pass",
+    "test pass",
+    "all green",
+    "green",
+    "passing",
+    "tomorrow",
+    "next session",
+    "still to do",
+    "readability",
+    "cleanup",
+    "nit",
+    "nits",
 ];
 
 /// Words and phrases that state something lasting: a rule, a reason, a
@@ -125,13 +206,18 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
         let w = text::words(p);
         title_words.len() >= w.len() && title_words[..w.len()] == w[..]
     });
-    let past = past_tense(title);
-    if status.is_none() && !past {
+    let activity = activity(title);
+    if status.is_none() && !activity {
         return None;
     }
     let all = format!("{title}\n{summary}\n{detail}");
     let durable = text::find_phrases(&all, DURABLE);
     if !durable.is_empty() || !text::replacements(&all).is_empty() {
+        return None;
+    }
+    // A report of work must be about routine work ("Renamed the orders table
+    // to purchases" is a lasting fact; "Renamed a variable" is not).
+    if status.is_none() && text::find_phrases(&all, ROUTINE).is_empty() {
         return None;
     }
     Some(match status {
@@ -143,17 +229,17 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     })
 }
 
-/// Whether the title opens with a verb in the past tense ("Fixed", "Ran",
-/// "Addressed"), the way change logs and session notes do.
-fn past_tense(title: &str) -> bool {
-    let Some(first) = title.split_whitespace().next().map(|w| {
-        w.trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase()
-    }) else {
-        return false;
-    };
-    IRREGULAR_PAST.contains(&first.as_str())
-        || (first.len() > 4 && first.ends_with("ed") && !first.ends_with("eed"))
+/// Whether the title opens with a routine action in the past tense
+/// ("Fixed", "Ran", "Addressed"), the way change logs and session notes do.
+fn activity(title: &str) -> bool {
+    title
+        .split_whitespace()
+        .next()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .is_some_and(|w| ACTIVITY_VERBS.contains(&w.as_str()))
 }
 
 /// The first two words of the title, as written.
@@ -239,6 +325,21 @@ mod tests {
                 "Rebasing past the migration squash needs make db-reset",
                 "Old migration files were collapsed.",
                 false,
+            ),
+            (
+                "Signed URLs expire after an hour",
+                "S3 presigned URLs stop working 3600 s after signing.",
+                false,
+            ),
+            (
+                "Renamed the orders table to purchases",
+                "The ORM model is still called Order.",
+                false,
+            ),
+            (
+                "Removed unused import",
+                "Deleted an unused `import os` from utils/paths.py.",
+                true,
             ),
         ];
         for (title, summary, want) in cases {

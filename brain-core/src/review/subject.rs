@@ -25,6 +25,10 @@ pub(super) struct Distinct {
     pub(super) candidate: String,
     /// What the target's title names there.
     pub(super) target: String,
+    /// The difference opens the titles, before anything they share: what
+    /// they are about ("**Search** service moved from Postgres" /
+    /// "**Payments** service uses Postgres"), not how it is said later.
+    pub(super) leading: bool,
 }
 
 impl Distinct {
@@ -96,6 +100,7 @@ pub(super) fn distinct(
             return Some(Distinct {
                 candidate: dimension_name(c_values[0]),
                 target: dimension_name(t_values[0]),
+                leading: before.is_none(),
             });
         }
         // The attribute of a value ("TTL is 5 minutes") is said in many ways,
@@ -110,7 +115,7 @@ pub(super) fn distinct(
             continue;
         }
         let named = |w: &&String, other: &BTreeSet<String>| {
-            *w != "^" && !generic(w) && !text::has_root(other, w)
+            *w != "^" && !generic(w) && !replacement_word(w) && !text::has_root(other, w)
         };
         let c_only = cs.iter().find(|w| named(w, target_words));
         let t_only = ts.iter().find(|w| named(w, candidate_words));
@@ -118,6 +123,7 @@ pub(super) fn distinct(
             return Some(Distinct {
                 candidate: a.clone(),
                 target: b.clone(),
+                leading: before.is_none(),
             });
         }
     }
@@ -137,6 +143,15 @@ fn dimension_name(token: &str) -> String {
         _ => "a value",
     }
     .to_owned()
+}
+
+/// Whether a root belongs to replacement or move wording ("replaced",
+/// "moved", "lives"): how a title says it changed, not what it is about.
+fn replacement_word(root: &str) -> bool {
+    text::REPLACEMENT_WORDING
+        .iter()
+        .flat_map(|p| text::words(p))
+        .any(|w| text::root(&w) == root)
 }
 
 /// Whether two aligned tokens match: the same root, or values that can be

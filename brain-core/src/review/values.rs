@@ -72,6 +72,9 @@ pub(super) struct Value {
     pub(super) key: BTreeSet<String>,
     /// The nearest of those words, as written, for reports.
     pub(super) subject: String,
+    /// It is named explicitly: `key=value`, or a flag with its value
+    /// (`-Xmx4g`).
+    pub(super) named: bool,
 }
 
 impl Value {
@@ -186,7 +189,20 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
         .count();
     let smaller = candidate.frame.len().min(target.frame.len());
     let same_frame = shared >= 2 && 2 * shared >= smaller;
-    let about = |q: &Value, p: &Value| q.key.iter().filter(|w| text::has_root(&p.key, w)).count();
+    // What both values are about, in words that can tell things apart; the
+    // same explicit name (`traces_sample_rate=`, `-Xmx`) counts twice.
+    let about = |q: &Value, p: &Value| {
+        let shared = q
+            .key
+            .iter()
+            .filter(|w| !super::subject::generic(w) && text::has_root(&p.key, w))
+            .count();
+        if q.named && p.named && q.subject.eq_ignore_ascii_case(&p.subject) {
+            shared.max(2)
+        } else {
+            shared
+        }
+    };
     for q in &candidate.title {
         for p in &target.title {
             if differ(q, p) && fresh(q) && !kept(p) && (same_frame || about(q, p) >= 2) {
@@ -297,7 +313,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
                 .map(|n| n.trim_matches(|c: char| !c.is_alphanumeric() && c != '%'))
         };
         let mut used = 0;
-        let mut found: Option<(Amount, String, Option<String>)> = None;
+        let mut found: Option<(Amount, String, Option<String>, bool)> = None;
         if let Some((name, value)) = core.rsplit_once('=') {
             // `key=value`: the value of `key`.
             let name = name.trim_start_matches('-');
@@ -308,7 +324,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
                         .filter(|w| !text::is_stopword(w))
                         .map(|w| (text::root(&w), name.to_owned())),
                 );
-                found = Some((amount, core.trim_start_matches('-').to_owned(), None));
+                found = Some((amount, core.trim_start_matches('-').to_owned(), None, true));
             }
         } else if let Some(flag) = core.strip_prefix('-').map(|f| f.trim_start_matches('-'))
             && let Some(split) = flag.find(|c: char| c.is_ascii_digit())
@@ -318,7 +334,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         {
             // A flag with its value glued on: `-Xmx4g`.
             before.push((text::root(&flag[..split]), flag[..split].to_owned()));
-            found = Some((amount, core.to_owned(), None));
+            found = Some((amount, core.to_owned(), None, true));
         } else if let Some((amount, unitless)) = parse(core) {
             let words = [next(1), next(2), next(3)];
             let (amount, written, counted, n) = if unitless && !ends_clause {
@@ -327,7 +343,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
                 (amount, core.to_owned(), None, 0)
             };
             used = n;
-            found = Some((amount, written, counted));
+            found = Some((amount, written, counted, false));
         } else if let Some(n) = NUMBER_WORDS
             .iter()
             .position(|w| w.eq_ignore_ascii_case(core))
@@ -341,16 +357,17 @@ pub(super) fn values(text: &str) -> Vec<Value> {
                 Amount::Number { value, dim },
                 format!("{core} {}", next(1).unwrap_or_default()),
                 None,
+                false,
             ));
             used = 1;
         } else if let Some(b) = boolean(core)
             && before_is_setting(&raw[..i])
         {
             // "defaults to false": a default, told apart from "=false".
-            found = Some((b, core.to_owned(), Some("default".to_owned())));
+            found = Some((b, core.to_owned(), Some("default".to_owned()), false));
         }
-        if let Some((amount, written, counted)) = found {
-            out.push(value(amount, written, counted, &before));
+        if let Some((amount, written, counted, named)) = found {
+            out.push(value(amount, written, counted, named, &before));
         } else {
             for w in text::code_words(core) {
                 let r = text::root(&w);
@@ -378,6 +395,7 @@ fn value(
     amount: Amount,
     written: String,
     counted: Option<String>,
+    named: bool,
     before: &[(String, String)],
 ) -> Value {
     let mut key: BTreeSet<String> = before
@@ -399,6 +417,7 @@ fn value(
         text: written,
         key,
         subject,
+        named,
     }
 }
 
@@ -768,6 +787,12 @@ mod tests {
                     "Larger files get a 413.",
                 ),
                 None,
+            ),
+            // The same explicit name, changed: `-Xmx2g` to `-Xmx4g`.
+            (
+                v("Ingest heap is 4g", "Ingest now runs with -Xmx4g."),
+                v("Ingest service runs with -Xmx2g", "Set in the Dockerfile."),
+                Some("-Xmx2g → -Xmx4g"),
             ),
             (
                 v(
