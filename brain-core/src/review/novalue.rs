@@ -242,14 +242,24 @@ fn activity(title: &str) -> bool {
         .is_some_and(|w| ACTIVITY_VERBS.contains(&w.as_str()))
 }
 
-/// The first two words of the title, as written.
+/// The title as written, cut after 60 characters at a word.
 fn title_opening(title: &str, fallback: &str) -> String {
-    let words: Vec<&str> = title.split_whitespace().take(2).collect();
-    if words.is_empty() {
-        fallback.to_owned()
-    } else {
-        words.join(" ")
+    let title = title.trim();
+    if title.is_empty() {
+        return fallback.to_owned();
     }
+    let mut out = String::new();
+    for word in title.split_whitespace() {
+        if !out.is_empty() && out.len() + word.len() > 60 {
+            out.push_str(" …");
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 #[cfg(test)]
