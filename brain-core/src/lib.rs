@@ -11,6 +11,8 @@
 //! * [`report`]: the report types commands return; their JSON shape is a contract.
 //! * [`embed`]: embedding providers' contract, the offline hashing embedder, the vector cache.
 //! * [`review`]: the deterministic reviewer (accept / merge / supersede / reject).
+//! * [`approve`]: the reviewer's decisions shown and carried out.
+//! * [`edit`]: one memory changed by hand, checked like every write.
 //! * [`secrets`]: the secret firewall: credentials in record text are
 //!   replaced by `[REDACTED:<kind>]` before anything is written (pure).
 //! * [`schema`]: JSON Schemas of every file and output, generated from the types.
