@@ -404,3 +404,84 @@ fn comparable(candidate: &Memory, stored: &Memory, cross_type: bool) -> bool {
             Status::Active | Status::Stale | Status::Candidate | Status::Dismissed
         )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Evidence, EvidenceKind, MemoryType, Provenance, Source};
+
+    fn memory(id: &str, status: Status, source: Source, at: &str, evidence: &[&str]) -> Memory {
+        Memory::new(
+            MemoryId::new(id).unwrap(),
+            MemoryType::Convention,
+            status,
+            "Always run make test before pushing",
+            "CI runs the same suite.",
+            Provenance {
+                source,
+                captured_at: at.parse().unwrap(),
+                proposed_by: Some("Ann".into()),
+                evidence: evidence
+                    .iter()
+                    .map(|v| Evidence {
+                        kind: EvidenceKind::File,
+                        value: (*v).to_owned(),
+                    })
+                    .collect(),
+            },
+        )
+    }
+
+    #[test]
+    fn batch_siblings_and_later_candidates_are_not_compared() {
+        use Source::{Import, Manual, Session};
+        use Status::{Active, Candidate};
+        const T1: &str = "2026-01-01T00:00:00Z";
+        const T2: &str = "2026-01-02T00:00:00Z";
+        let cand = memory("b-cand", Candidate, Import, T1, &["AGENTS.md"]);
+        let cases = [
+            // One import run: never compared, whatever the status now.
+            (
+                memory("a-sib", Candidate, Import, T1, &["AGENTS.md"]),
+                false,
+            ),
+            (
+                memory("c-sib", Active, Import, T1, &["AGENTS.md", "AGENTS.md#9f"]),
+                false,
+            ),
+            // Another run, another file, another source: compared.
+            (
+                memory(
+                    "a-old",
+                    Active,
+                    Import,
+                    "2025-12-01T00:00:00Z",
+                    &["AGENTS.md"],
+                ),
+                true,
+            ),
+            (memory("a-other", Active, Import, T1, &["CLAUDE.md"]), true),
+            (
+                memory("a-session", Active, Session, T1, &["AGENTS.md"]),
+                true,
+            ),
+            // Written by hand: no batch.
+            (memory("a-manual", Active, Manual, T1, &[]), true),
+            // A candidate only points at older candidates.
+            (memory("a-later", Candidate, Session, T2, &[]), false),
+            (
+                memory("a-earlier", Candidate, Session, "2025-12-01T00:00:00Z", &[]),
+                true,
+            ),
+        ];
+        for (stored, want) in cases {
+            assert_eq!(eligible(&cand, &stored), want, "{}", stored.id);
+        }
+        let manual = memory("b-manual", Candidate, Manual, T1, &[]);
+        assert!(eligible(
+            &manual,
+            &memory("a-manual", Active, Manual, T1, &[])
+        ));
+        assert!(!eligible(&cand, &cand));
+    }
+}
