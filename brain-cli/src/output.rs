@@ -646,7 +646,16 @@ impl Render for brain_core::capture::RuleImportReport {
         let verb = if self.dry_run { "would write" } else { "wrote" };
         let (mut written, mut unchanged, mut rejected) = (0, 0, 0);
         for f in &self.files {
-            writeln!(w, "{} ({}, {} sections)", f.path, f.format, f.sections)?;
+            let from = f
+                .included_from
+                .as_ref()
+                .map(|by| format!(", imported by {by}"))
+                .unwrap_or_default();
+            writeln!(
+                w,
+                "{} ({}, {} sections{from})",
+                f.path, f.format, f.sections
+            )?;
             for m in &f.written {
                 writeln!(
                     w,

@@ -154,6 +154,20 @@ impl Brain {
         };
         let catalog = self.store().load();
         let reviewer = Reviewer::new(catalog.memories.iter().map(|l| &l.record));
+        // Spans of rule files already imported, whatever became of their
+        // candidates (merged into another memory, dismissed, superseded).
+        let spans: std::collections::HashMap<&str, &MemoryId> = catalog
+            .memories
+            .iter()
+            .flat_map(|l| {
+                l.record
+                    .provenance
+                    .evidence
+                    .iter()
+                    .filter(|e| e.kind == crate::model::EvidenceKind::Span)
+                    .map(|e| (e.value.as_str(), &l.record.id))
+            })
+            .collect();
         let direct = self.store().config().settings().capture_mode == CaptureMode::Direct;
         let mut rejected = batch.rejected;
         let mut written = Vec::new();
@@ -164,6 +178,13 @@ impl Brain {
         let actor_str = actor.unwrap_or_default();
         for (index, ex) in batch.drafts.into_iter().enumerate() {
             let d = ex.draft;
+            let mut evidence = origin.evidence.clone();
+            if let Some(span) = &ex.span {
+                evidence.push(Evidence {
+                    kind: crate::model::EvidenceKind::Span,
+                    value: span.clone(),
+                });
+            }
             let mut m = Memory::new(
                 MemoryId::generate("", &[]),
                 d.kind,
@@ -174,7 +195,7 @@ impl Brain {
                     source: origin.source,
                     captured_at: now,
                     proposed_by: actor.map(str::to_owned),
-                    evidence: origin.evidence.clone(),
+                    evidence,
                 },
             );
             m.detail = d.detail;
@@ -208,6 +229,10 @@ impl Brain {
             };
             if origin.stable_key.is_some() && self.store().record_exists(&m.id) {
                 unchanged.push(m.id.clone());
+                continue;
+            }
+            if let Some(holder) = ex.span.as_deref().and_then(|s| spans.get(s)) {
+                unchanged.push((*holder).clone());
                 continue;
             }
             // A capture of the same text at the same instant by the same actor
@@ -467,6 +492,7 @@ fn external_extraction(drafts: Vec<Draft>, local: &Extraction) -> Extraction {
             draft,
             line: 0,
             quality,
+            span: None,
         });
     }
     out
@@ -534,8 +560,11 @@ pub fn suggest(
 pub struct RuleInput {
     /// Path as given (relative to the root when inside it).
     pub path: String,
-    /// Normalised-line-ending text.
+    /// Normalised-line-ending text (lines holding only `@file` imports
+    /// removed: see [`crate::extract::markdown::includes`]).
     pub text: String,
+    /// The rule file that imported it with `@path`, if it was not named.
+    pub included_from: Option<String>,
 }
 
 /// What `brain import FILE..` did with one file.
@@ -545,6 +574,9 @@ pub struct RuleFileReport {
     pub path: String,
     /// How it was read (`markdown`, `cursor_rules`, `cursor_mdc`).
     pub format: String,
+    /// The rule file that imported it with `@path`, if it was not named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub included_from: Option<String>,
     /// Sections with a body.
     pub sections: usize,
     /// Memories written (or that would be).
@@ -638,8 +670,14 @@ impl Brain {
         })?;
         let mut files = Vec::new();
         let mut redactions = Vec::new();
+        // Scopes are checked against the tracked files; outside a repository
+        // (or when the index cannot be read) only their shape is.
+        let tree = crate::store::git::tracked_paths(self.store().layout().root())
+            .ok()
+            .flatten();
         for (input, file) in inputs.iter().zip(parsed) {
-            let (drafts, rejected) = crate::extract::rules::drafts(&file, &input.path);
+            let (drafts, rejected) =
+                crate::extract::rules::drafts(&file, &input.path, tree.as_deref());
             let origin = Origin {
                 source: Source::Import,
                 evidence: vec![Evidence {
@@ -658,6 +696,7 @@ impl Brain {
             files.push(RuleFileReport {
                 path: input.path.clone(),
                 format: crate::report::serde_name(&file.format),
+                included_from: input.included_from.clone(),
                 sections: file.sections.len(),
                 written: outcome.written,
                 unchanged: outcome.unchanged,

@@ -61,17 +61,86 @@ pub(crate) fn run(
             ExitStatus::Findings
         });
     }
-    let mut inputs = Vec::with_capacity(args.files.len());
-    for path in &args.files {
-        let (bytes, _) = crate::input::read_file(path)?;
-        let shown = shown_path(ctx, path);
-        let text = crate::input::decode(&bytes, &shown)?;
-        inputs.push(RuleInput { path: shown, text });
-    }
+    let inputs = read_with_includes(ctx, &args.files, out)?;
     let report = brain.import_rules(&inputs, args.dry_run, ctx.now(), ctx.actor())?;
     super::warn_redactions(out, &report.redactions)?;
     out.emit(&report)?;
     Ok(ExitStatus::Success)
+}
+
+/// How deep `@path` imports are followed (as Claude Code does).
+const MAX_INCLUDE_DEPTH: usize = 5;
+
+/// Reads the files named, then every rule file they import with `@path`
+/// (relative to the importing file), each once, depth first up to
+/// [`MAX_INCLUDE_DEPTH`] hops. An import that does not resolve to a readable
+/// rule file inside the repository is a warning, not an error: the agent
+/// would not see it either.
+fn read_with_includes(
+    ctx: &Context,
+    files: &[PathBuf],
+    out: &mut Output<'_>,
+) -> Result<Vec<RuleInput>, CliError> {
+    let mut inputs: Vec<RuleInput> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    // (path, included from, depth), processed in order.
+    let mut queue: std::collections::VecDeque<(PathBuf, Option<String>, usize)> =
+        files.iter().map(|p| (p.clone(), None, 0)).collect();
+    let root = ctx
+        .root()
+        .canonicalize()
+        .unwrap_or_else(|_| ctx.root().to_path_buf());
+    while let Some((path, from, depth)) = queue.pop_front() {
+        let shown = shown_path(ctx, &path);
+        if seen.contains(&shown) {
+            continue;
+        }
+        if from.is_some() {
+            let inside = path.canonicalize().is_ok_and(|p| p.starts_with(&root));
+            if !inside || !path.is_file() {
+                out.warn(format_args!(
+                    "{}: `@{}` is not a file inside the repository; not imported",
+                    from.as_deref().unwrap_or_default(),
+                    shown
+                ))?;
+                continue;
+            }
+            if brain_core::extract::markdown::format_for(&shown).is_none() {
+                out.warn(format_args!(
+                    "{}: `@{shown}` is not a rule file; not imported",
+                    from.as_deref().unwrap_or_default()
+                ))?;
+                continue;
+            }
+        }
+        seen.push(shown.clone());
+        let (bytes, _) = crate::input::read_file(&path)?;
+        let text = crate::input::decode(&bytes, &shown)?;
+        let (found, text) = brain_core::extract::markdown::includes(&text);
+        inputs.push(RuleInput {
+            path: shown.clone(),
+            text,
+            included_from: from,
+        });
+        if depth >= MAX_INCLUDE_DEPTH {
+            continue;
+        }
+        let dir = path
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        // Depth first: the imported files follow their importer.
+        for (k, inc) in found.iter().enumerate() {
+            if inc.starts_with('~') || inc.starts_with('/') {
+                out.warn(format_args!(
+                    "{shown}: `@{inc}` is outside the repository; not imported"
+                ))?;
+                continue;
+            }
+            queue.insert(k, (dir.join(inc), Some(shown.clone()), depth + 1));
+        }
+    }
+    Ok(inputs)
 }
 
 /// The path relative to the root when it is inside it, with `/` separators;

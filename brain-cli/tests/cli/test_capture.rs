@@ -288,7 +288,8 @@ fn the_default_preset_never_writes_active_memories() {
     );
     env.brain(["import", &fixture("AGENTS.md")]).success();
     assert_eq!(count(&env, "active"), 0);
-    assert_eq!(count(&env, "candidate"), 3 + 1 + 1 + 3);
+    // The capture, the extract, the commit, and one per rule of AGENTS.md.
+    assert_eq!(count(&env, "candidate"), 3 + 1 + 1 + 5);
     env.brain(["lint"]).success();
 }
 
@@ -438,8 +439,9 @@ fn rule_files_import_by_section_once() {
     insta::assert_snapshot!(out);
     let (list, _) = env.brain_json("list", &["list", "--format", "json"]);
     let memories = list["memories"].as_array().unwrap();
-    // The introduction under the document title is not a rule.
-    assert_eq!(memories.len(), 3);
+    // The introduction under the document title is not a rule; each of the
+    // three conventions is one.
+    assert_eq!(memories.len(), 5);
     // The fenced block is whole, `#` lines inside it included.
     let gotcha = memories.iter().find(|m| m["type"] == "gotcha").unwrap();
     let (show, _) = env.brain_json("show", &["show", gotcha["id"].as_str().unwrap()]);
@@ -456,10 +458,10 @@ fn rule_files_import_by_section_once() {
     assert!(
         again
             .stdout
-            .contains("0 memories written, 3 unchanged, 1 rejected"),
+            .contains("0 memories written, 5 unchanged, 1 rejected"),
         "{again}"
     );
-    assert_eq!(count(&env, "candidate"), 3);
+    assert_eq!(count(&env, "candidate"), 5);
 }
 
 #[test]
@@ -581,7 +583,7 @@ fn a_plain_cursorrules_file_becomes_one_candidate_per_rule() {
     assert_eq!(
         titles,
         [
-            "Always use functional components with hooks",
+            "Always use functional components with hooks; never class components",
             "Put shared types in `src/types/` and import them with the `@/types` alias",
             "Never call `fetch` directly in components",
             "Prefer named exports over default exports",

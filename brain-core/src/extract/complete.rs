@@ -389,6 +389,93 @@ pub fn paths(text: &str, touched: &[String]) -> Vec<String> {
     out.into_iter().take(8).collect()
 }
 
+/// The scope a text names: [`paths`], each checked against the
+/// repository's tracked files when `tree` holds them. A file path must be
+/// tracked; a directory (`dir/**`) must hold a tracked file; a partial path (`lock/mod.rs`, `**/ledger.ts`) becomes the one
+/// tracked file it ends, and is dropped when none or several do. Without a
+/// tree only the shape is checked: method calls (`.unwrap()`), capitalised
+/// word pairs (`I/O`) and other prose are not paths. A pattern written as
+/// one (`*/api/*.cs`) is kept either way.
+pub fn scope(text: &str, touched: &[String], tree: Option<&[String]>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in paths(text, touched) {
+        let resolved = match tree {
+            Some(files) => resolve_in_tree(&p, files),
+            None => plausible(&p, text).then(|| p.clone()),
+        };
+        if let Some(r) = resolved
+            && !out.contains(&r)
+        {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// Whether a path found in prose has a path's shape (see [`scope`]).
+fn plausible(path: &str, text: &str) -> bool {
+    let name = path.trim_start_matches("**/");
+    // `.unwrap()`, `.then(`: a method, not a dotfile.
+    if path.starts_with("**/.")
+        && text
+            .match_indices(name)
+            .any(|(i, _)| text[i + name.len()..].starts_with('('))
+    {
+        return false;
+    }
+    // `I/O`, `TCP/IP`, `CI/CD`: capitalised word pairs.
+    let bare = path.trim_end_matches("/**");
+    let segments: Vec<&str> = bare.split('/').collect();
+    !(segments.len() == 2
+        && segments
+            .iter()
+            .all(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_uppercase())))
+}
+
+/// A scope path resolved against the tracked files (see [`scope`]).
+fn resolve_in_tree(path: &str, files: &[String]) -> Option<String> {
+    if files.is_empty() {
+        return None;
+    }
+    // A pattern the text wrote as one (`*/api/*.cs`) is a scope whatever
+    // matches it today.
+    if path.contains('*') && !path.starts_with("**/") && !path.ends_with("/**") {
+        return Some(path.to_owned());
+    }
+    if path.ends_with("/**") {
+        let glob = crate::matching::Glob::new(path);
+        if files.iter().any(|f| glob.matches(f)) {
+            return Some(path.to_owned());
+        }
+        // A directory named from somewhere below the root: `lock/**`.
+        if let Some(dir) = path.strip_suffix("/**")
+            && !dir.contains('*')
+        {
+            let needle = format!("/{dir}/");
+            let mut dirs: Vec<&str> = files
+                .iter()
+                .filter_map(|f| f.find(&needle).map(|i| &f[..i + needle.len() - 1]))
+                .collect();
+            dirs.sort_unstable();
+            dirs.dedup();
+            if let [one] = dirs.as_slice() {
+                return Some(format!("{one}/**"));
+            }
+        }
+        return None;
+    }
+    let name = path.trim_start_matches("**/");
+    if files.iter().any(|f| f == name) {
+        return Some(name.to_owned());
+    }
+    let suffix = format!("/{name}");
+    let mut hits = files.iter().filter(|f| f.ends_with(&suffix));
+    match (hits.next(), hits.next()) {
+        (Some(one), None) => Some(one.clone()),
+        _ => None,
+    }
+}
+
 /// Modules named as "the `billing` module", "payments service".
 pub fn modules(text: &str) -> Vec<String> {
     let mut out = BTreeSet::new();

@@ -102,6 +102,24 @@ pub struct Item {
     pub text: String,
     /// 1-based line where the item starts.
     pub line: usize,
+    /// What kind of block it is.
+    pub kind: ItemKind,
+}
+
+/// The kind of a top-level block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemKind {
+    /// A `-`, `*` or `+` list item.
+    Bullet,
+    /// A numbered list item.
+    Numbered,
+    /// A paragraph.
+    Paragraph,
+    /// A table (every line starts with `|`).
+    Table,
+    /// A fenced code block with nothing before it.
+    Code,
 }
 
 /// A rule file that cannot be read.
@@ -175,6 +193,71 @@ pub fn parse(text: &str, format: RuleFormat) -> Result<RuleFile, ParseError> {
         sections: sectionize(lines),
         unclosed_fence,
     })
+}
+
+/// Files a rule file imports with Claude Code's `@path` syntax (`@AGENTS.md`,
+/// `see @docs/testing.md`), in order, outside code spans and fenced blocks;
+/// and the text with the lines that hold nothing but imports removed (they
+/// are not rules). Paths are as written: relative to the importing file, or
+/// starting with `/` or `~` (which a caller may refuse). An email address
+/// (`a@b.c`) and a scoped package name in code are not imports.
+pub fn includes(text: &str) -> (Vec<String>, String) {
+    let mut found: Vec<String> = Vec::new();
+    let mut kept: Vec<&str> = Vec::new();
+    let mut fence: Option<Fence> = None;
+    for line in text.lines() {
+        if let Some(open) = &fence {
+            if fence_closes(line, open) {
+                fence = None;
+            }
+            kept.push(line);
+            continue;
+        }
+        if let Some(open) = fence_open(line) {
+            fence = Some(open);
+            kept.push(line);
+            continue;
+        }
+        let mut here: Vec<String> = Vec::new();
+        let mut other = false;
+        for (i, part) in line.split('`').enumerate() {
+            if i % 2 == 1 {
+                other |= !part.trim().is_empty();
+                continue;
+            }
+            for word in part.split_whitespace() {
+                let path = word
+                    .strip_prefix('@')
+                    .map(|p| p.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']));
+                match path {
+                    Some(p)
+                        if !p.is_empty()
+                            && !p.contains('@')
+                            && (p.contains('.') || p.contains('/')) =>
+                    {
+                        here.push(p.to_owned());
+                    }
+                    _ => {
+                        let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+                        other |= !w.is_empty() && !matches!(word, "-" | "*" | "+");
+                    }
+                }
+            }
+        }
+        for p in &here {
+            if !found.contains(p) {
+                found.push(p.clone());
+            }
+        }
+        if here.is_empty() || other {
+            kept.push(line);
+        }
+    }
+    let mut out = kept.join("\n");
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    (found, out)
 }
 
 // ---------------------------------------------------------------------------
@@ -692,12 +775,43 @@ impl Sections {
     }
 }
 
+/// A line that is only bold text, optionally ending with a colon
+/// (`**Key rules:**`, `__Setup__`): a heading in all but syntax.
+fn bold_heading(text: &str) -> Option<String> {
+    if indent(text) > 3 {
+        return None;
+    }
+    let t = text.trim();
+    let inner = ["**", "__"].iter().find_map(|m| {
+        let rest = t.strip_prefix(m)?;
+        let rest = rest.strip_suffix(':').unwrap_or(rest);
+        let rest = rest.strip_suffix(m)?;
+        let rest = rest.strip_suffix(':').unwrap_or(rest);
+        (!rest.contains(*m)).then_some(rest)
+    })?;
+    let inner = inner.trim();
+    let words = inner.split_whitespace().count();
+    (!inner.is_empty() && words <= 8 && inner.chars().count() <= 60).then(|| inner.to_owned())
+}
+
 fn sectionize(lines: Vec<Line>) -> Vec<Section> {
     let mut s = Sections::default();
+    let mut previous_blank = true;
     for line in lines {
+        let blank = !line.fence && is_blank(&line.text);
+        let after_blank = std::mem::replace(&mut previous_blank, blank);
         if !line.fence {
             if let Some((level, title)) = atx_heading(&line.text) {
                 s.heading(level, title, line.no);
+                previous_blank = true;
+                continue;
+            }
+            // A bold line on its own paragraph heads what follows, one level
+            // below the heading it is under.
+            if after_blank && let Some(title) = bold_heading(&line.text) {
+                let level = s.stack.last().map_or(1, |(l, _)| (l + 1).min(7));
+                s.heading(level, title, line.no);
+                previous_blank = true;
                 continue;
             }
             if let Some(level) = setext_underline(&line.text)
@@ -738,8 +852,8 @@ enum Open {
 
 /// Appends `text` to the last item, after the blank lines seen since its
 /// previous line.
-fn push<'a>(items: &mut [(usize, Vec<&'a str>)], blanks: &mut usize, text: &'a str) {
-    if let Some((_, lines)) = items.last_mut() {
+fn push<'a>(items: &mut [(usize, Vec<&'a str>, ItemKind)], blanks: &mut usize, text: &'a str) {
+    if let Some((_, lines, _)) = items.last_mut() {
         lines.extend(std::iter::repeat_n("", *blanks));
         lines.push(text);
     }
@@ -748,7 +862,7 @@ fn push<'a>(items: &mut [(usize, Vec<&'a str>)], blanks: &mut usize, text: &'a s
 
 /// Splits a trimmed section body into its top-level blocks.
 fn items(body: &[Line]) -> Vec<Item> {
-    let mut items: Vec<(usize, Vec<&str>)> = Vec::new();
+    let mut items: Vec<(usize, Vec<&str>, ItemKind)> = Vec::new();
     let mut open = Open::Nothing;
     let mut blanks = 0;
     for line in body {
@@ -759,7 +873,7 @@ fn items(body: &[Line]) -> Vec<Item> {
         };
         if line.fence {
             if matches!(open, Open::Nothing) {
-                items.push((line.no, Vec::new()));
+                items.push((line.no, Vec::new(), ItemKind::Code));
                 open = Open::Paragraph;
             }
             push(&mut items, &mut blanks, dedent(text, content_indent));
@@ -780,7 +894,12 @@ fn items(body: &[Line]) -> Vec<Item> {
                 _ => marker.indent <= 3,
             };
             if top {
-                items.push((line.no, vec![marker.content]));
+                let kind = if text.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+                    ItemKind::Numbered
+                } else {
+                    ItemKind::Bullet
+                };
+                items.push((line.no, vec![marker.content], kind));
                 open = Open::List {
                     marker_indent: marker.indent,
                     content_indent: marker.content_indent,
@@ -797,16 +916,22 @@ fn items(body: &[Line]) -> Vec<Item> {
         if continues {
             push(&mut items, &mut blanks, dedent(text, content_indent));
         } else {
-            items.push((line.no, vec![text]));
+            let kind = if text.trim_start().starts_with('|') {
+                ItemKind::Table
+            } else {
+                ItemKind::Paragraph
+            };
+            items.push((line.no, vec![text], kind));
             open = Open::Paragraph;
             blanks = 0;
         }
     }
     items
         .into_iter()
-        .map(|(line, lines)| Item {
+        .map(|(line, lines, kind)| Item {
             text: lines.join("\n").trim().to_owned(),
             line,
+            kind,
         })
         .filter(|item| !item.text.is_empty())
         .collect()
@@ -985,6 +1110,18 @@ still code: a shorter tilde fence does not close
 
 Trailing text
 ";
+
+    #[test]
+    fn includes_are_found_outside_code_and_their_lines_dropped() {
+        let text = "@AGENTS.md\n\n# Rules\n\n- Read @docs/testing.md before writing tests.\n- Mail a@b.com.\n- `npm i @scope/pkg`\n\n```\n@not/this.md\n```\n- @CONTRIBUTING.md\n";
+        let (found, rest) = includes(text);
+        assert_eq!(found, ["AGENTS.md", "docs/testing.md", "CONTRIBUTING.md"]);
+        assert!(!rest.contains("@AGENTS.md"));
+        assert!(!rest.contains("@CONTRIBUTING.md"));
+        assert!(rest.contains("Read @docs/testing.md before writing tests."));
+        assert!(rest.contains("@not/this.md"));
+        assert!(rest.contains("a@b.com"));
+    }
 
     #[test]
     fn sections_and_items() {

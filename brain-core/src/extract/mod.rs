@@ -158,6 +158,9 @@ pub struct Extracted {
     pub line: usize,
     /// Its quality score.
     pub quality: u32,
+    /// For a rule imported from a file: `path#hash` of its text, so a
+    /// re-import recognises it whatever became of its candidate.
+    pub span: Option<String>,
 }
 
 /// A fragment that did not become a draft.
@@ -224,6 +227,7 @@ pub fn run(text: &str, touched: &[String]) -> Extraction {
             draft,
             line: lines[i],
             quality,
+            span: None,
         });
     }
     out

@@ -1,41 +1,78 @@
 //! Rule files (AGENTS.md, CLAUDE.md, `.cursorrules`, `.mdc`, Copilot
-//! instructions) to drafts: one per section.
+//! instructions) to drafts: one per rule.
 //!
-//! A section's title is its heading path (or, for a one-rule section, the
-//! rule's first sentence); its summary the first item; its detail the whole
-//! body, code fences intact. Text outside any heading is split into its
-//! items, one draft each. Its type comes from the heading
-//! ("Gotchas", "Architecture decisions") or else from its words, with
-//! `convention` as the default: rule files state how work is done here. Its
-//! scope is the paths its own text names, plus a Cursor rule's `globs`.
+//! A section is cut into **units**, each one memory:
+//!
+//! * a bullet list of independent rules gives one unit per bullet (a list
+//!   right under a heading, or under a label such as `**Key rules:**`);
+//! * a list that completes the sentence before it ("Do NOT comment on:"),
+//!   a numbered procedure, a catalogue of short entries (`` `testing.gn` -
+//!   Debug builds ``) and a table stay whole, with the sentence that leads
+//!   into them;
+//! * each paragraph is a unit; a code block belongs to the text before it;
+//!   fragments too short to stand alone join their neighbour;
+//! * a section that holds one unit is one memory titled by its heading.
+//!
+//! A unit's **title** is its rule's first sentence, ended at a phrase
+//! boundary (a comma, a conjunction, a preposition, never inside code or
+//! parentheses) when it is long; a section that is one unit, or a unit with
+//! no prose (a heading over a code block), takes its heading. Its summary is
+//! its first sentences; its detail its whole text, code intact. Its **tags**
+//! are the headings above it; its **type** comes from the headings or its
+//! words (`convention` by default: rule files state how work is done here);
+//! `ALWAYS` / `NEVER` / `MUST` raise its importance. Its **scope** is the
+//! paths its own text names ([`super::complete::scope`]: checked against the
+//! repository's tracked files when they are known), plus a Cursor rule's
+//! `globs`. Each unit carries a **span key** (file and a hash of its text),
+//! so importing an unchanged file again writes nothing, also once its
+//! candidates were merged into other memories.
 
-use super::markdown::{RuleFile, Section};
+use super::markdown::{Item, ItemKind, RuleFile, Section};
 use super::{Draft, Extracted, RejectReason, Rejected, classify, complete, excerpt};
 use crate::model::{Importance, MemoryType, Risk};
 use crate::review::text::find_phrases;
 
-/// Drafts for every section of `file`; sections with too little to say are
-/// rejected with a reason.
-pub fn drafts(file: &RuleFile, file_name: &str) -> (Vec<Extracted>, Vec<Rejected>) {
+/// Longest title of a rule, in characters.
+pub const MAX_RULE_TITLE: usize = 100;
+/// Paragraphs of one section stay in one memory up to this many characters.
+const PARAGRAPHS_TOGETHER: usize = 700;
+
+/// Words that make a rule matter more when written in capitals.
+const EMPHASIS: &[&str] = &[
+    "ALWAYS",
+    "NEVER",
+    "MUST",
+    "CRITICAL",
+    "IMPORTANT",
+    "REQUIRED",
+    "DO NOT",
+    "DON'T",
+];
+
+/// The repository's tracked files, when known, for checking scopes.
+pub type Tree<'a> = Option<&'a [String]>;
+
+/// One memory's worth of a section.
+#[derive(Clone, Debug)]
+struct Unit {
+    /// Markdown text, code intact.
+    text: String,
+    /// 1-based line where it starts.
+    line: usize,
+    /// A label it was listed under (`Key rules`), shown in its tags.
+    label: Option<String>,
+    /// Paragraphs, which may join the paragraphs next to them; a rule of a
+    /// list or a whole list, table or code block never does.
+    prose: bool,
+}
+
+/// Drafts for every rule of `file` (named `file_name`); fragments with too
+/// little to say are rejected with a reason.
+pub fn drafts(file: &RuleFile, file_name: &str, tree: Tree<'_>) -> (Vec<Extracted>, Vec<Rejected>) {
     let mut out = Vec::new();
     let mut rejected = Vec::new();
-    // Text outside any heading (a plain `.cursorrules`, an intro) has no
-    // heading to name a group by: each of its items is a rule of its own.
-    let mut sections: Vec<Section> = Vec::new();
-    for section in &file.sections {
-        if section.headings.is_empty() && section.items.len() > 1 {
-            sections.extend(section.items.iter().map(|item| Section {
-                headings: Vec::new(),
-                body: item.text.clone(),
-                line: item.line,
-                items: vec![item.clone()],
-            }));
-        } else {
-            sections.push(section.clone());
-        }
-    }
-    for (i, section) in sections.iter().enumerate() {
-        if i == 0 && section.headings.len() <= 1 && is_intro(section) {
+    for (i, section) in file.sections.iter().enumerate() {
+        if i == 0 && section.headings.len() <= 1 && is_intro(&section.body) {
             rejected.push(Rejected {
                 line: section.line,
                 excerpt: excerpt(&section.body),
@@ -44,31 +81,277 @@ pub fn drafts(file: &RuleFile, file_name: &str) -> (Vec<Extracted>, Vec<Rejected
             });
             continue;
         }
-        match draft(section, file, file_name) {
-            Ok(d) => out.push(d),
-            Err(reason) => rejected.push(Rejected {
-                line: section.line,
-                excerpt: excerpt(&section.body),
-                reason,
-                detail: None,
-            }),
+        let units = units(section);
+        let whole = units.len() == 1;
+        for (u, unit) in units.into_iter().enumerate() {
+            // The opening lines of a file without headings ("You are an
+            // expert in …") introduce it.
+            if i == 0 && u == 0 && !whole && section.headings.len() <= 1 && is_intro(&unit.text) {
+                rejected.push(Rejected {
+                    line: unit.line,
+                    excerpt: excerpt(&unit.text),
+                    reason: RejectReason::WeakTypeSignal,
+                    detail: Some("an introduction, not a rule".to_owned()),
+                });
+                continue;
+            }
+            match draft(section, &unit, whole, file, file_name, tree) {
+                Ok(d) => out.push(d),
+                Err(reason) => rejected.push(Rejected {
+                    line: unit.line,
+                    excerpt: excerpt(&unit.text),
+                    reason,
+                    detail: None,
+                }),
+            }
         }
     }
     (out, rejected)
 }
 
-fn draft(section: &Section, file: &RuleFile, file_name: &str) -> Result<Extracted, RejectReason> {
-    let prose: String = section
-        .items
+/// Words of prose (code left out) in a text.
+fn prose_words(text: &str) -> usize {
+    crate::review::text::words(&strip_code(text)).len()
+}
+
+/// A paragraph that leads into what follows: it ends with a colon.
+fn is_lead_in(item: &Item) -> bool {
+    item.kind == ItemKind::Paragraph && strip_code(&item.text).trim_end().ends_with(':')
+}
+
+/// A lead-in that only labels the list ("Key rules:", "**Examples:**"),
+/// rather than a sentence the items complete ("Do NOT comment on:", "Use
+/// one of:").
+fn is_label(item: &Item) -> bool {
+    let raw = strip_code(&item.text);
+    let raw = raw.trim().trim_end_matches(':').trim();
+    let bold = raw.starts_with("**") && raw.ends_with("**");
+    let t = raw.trim_matches('*').trim();
+    let words: Vec<String> = t.split_whitespace().map(str::to_lowercase).collect();
+    let sentence = words
+        .first()
+        .is_some_and(|w| LEAD_VERBS.contains(&w.as_str()))
+        || words
+            .last()
+            .is_some_and(|w| FUNCTION_WORDS.contains(&w.as_str()));
+    !t.is_empty() && !sentence && (bold || words.len() <= 3)
+}
+
+/// Words that open a sentence the list completes ("Do not …:", "Use …:").
+const LEAD_VERBS: &[&str] = &[
+    "do", "don't", "never", "always", "avoid", "use", "make", "run", "prefer", "please", "you",
+    "we", "it", "this", "these", "follow", "check", "ensure", "add", "see", "include",
+];
+
+/// Words a phrase does not end on.
+const FUNCTION_WORDS: &[&str] = &[
+    "a", "an", "the", "and", "or", "but", "to", "for", "with", "of", "in", "on", "at", "by",
+    "from", "as", "into", "onto", "about", "before", "after", "when", "if", "that", "which", "any",
+    "all", "some", "is", "are", "be", "than", "then", "so", "its", "their", "your", "our", "not",
+    "no", "via", "per", "like", "such", "while", "unless", "until", "over", "under",
+];
+
+/// A bullet that states a rule of its own: a sentence of some length, not a
+/// catalogue entry (`` `testing.gn` - Debug/testing builds ``).
+fn is_rule_item(item: &Item) -> bool {
+    let prose = strip_code(&item.text);
+    let first_line = prose.lines().next().unwrap_or_default();
+    let words = crate::review::text::words(first_line).len();
+    let constraint = !find_phrases(first_line, classify::CONSTRAINT).is_empty()
+        || EMPHASIS.iter().any(|e| first_line.contains(e));
+    words >= 7 || (constraint && words >= 4)
+}
+
+/// Whether a run of list items are independent rules, each a memory.
+fn independent(run: &[&Item]) -> bool {
+    if run.len() < 2 {
+        return false;
+    }
+    let rules = run.iter().filter(|i| is_rule_item(i)).count();
+    let numbered = run.iter().all(|i| i.kind == ItemKind::Numbered);
+    if numbered {
+        // A numbered list is a procedure unless every step is a rule.
+        return run.iter().all(|i| {
+            let p = strip_code(&i.text);
+            !find_phrases(&p, classify::CONSTRAINT).is_empty()
+                || EMPHASIS.iter().any(|e| p.contains(e))
+        });
+    }
+    rules * 3 >= run.len() * 2
+}
+
+fn join(items: &[&Item]) -> String {
+    items
         .iter()
-        .map(|i| strip_code(&i.text))
+        .map(|i| match i.kind {
+            ItemKind::Bullet => format!("- {}", i.text.replace('\n', "\n  ")),
+            ItemKind::Numbered => format!("1. {}", i.text.replace('\n', "\n   ")),
+            _ => i.text.clone(),
+        })
         .collect::<Vec<_>>()
-        .join("\n");
+        .join("\n")
+}
+
+/// Cuts a section into units (see the module documentation).
+#[allow(clippy::too_many_lines, reason = "one pass over a section's blocks")]
+fn units(section: &Section) -> Vec<Unit> {
+    let items: Vec<&Item> = section.items.iter().collect();
+    let mut out: Vec<Unit> = Vec::new();
+    let mut i = 0;
+    while i < items.len() {
+        let item = items[i];
+        let list_kind = |k: ItemKind| matches!(k, ItemKind::Bullet | ItemKind::Numbered);
+        // A lead-in and the list, table or code it introduces.
+        if is_lead_in(item)
+            && items
+                .get(i + 1)
+                .is_some_and(|n| n.kind != ItemKind::Paragraph)
+        {
+            let mut j = i + 1;
+            while j < items.len() && items[j].kind != ItemKind::Paragraph {
+                j += 1;
+            }
+            let run: Vec<&Item> = items[i + 1..j].to_vec();
+            let all_list = run.iter().all(|r| list_kind(r.kind));
+            if all_list && is_label(item) && independent(&run) {
+                let label = strip_code(&item.text)
+                    .trim()
+                    .trim_end_matches(':')
+                    .trim_matches('*')
+                    .trim()
+                    .to_owned();
+                for r in run {
+                    out.push(Unit {
+                        text: r.text.clone(),
+                        line: r.line,
+                        label: Some(label.clone()),
+                        prose: false,
+                    });
+                }
+            } else {
+                let mut all = vec![item];
+                all.extend(run);
+                out.push(Unit {
+                    text: join(&all),
+                    line: item.line,
+                    label: None,
+                    prose: false,
+                });
+            }
+            i = j;
+            continue;
+        }
+        if list_kind(item.kind) {
+            let mut j = i;
+            while j < items.len() && items[j].kind == item.kind {
+                j += 1;
+            }
+            let run: Vec<&Item> = items[i..j].to_vec();
+            if independent(&run) {
+                for r in run {
+                    out.push(Unit {
+                        text: r.text.clone(),
+                        line: r.line,
+                        label: None,
+                        prose: false,
+                    });
+                }
+            } else {
+                out.push(Unit {
+                    text: join(&run),
+                    line: item.line,
+                    label: None,
+                    prose: false,
+                });
+            }
+            i = j;
+            continue;
+        }
+        if item.kind == ItemKind::Code
+            && let Some(last) = out.last_mut()
+        {
+            last.text.push_str("\n\n");
+            last.text.push_str(&item.text);
+            i += 1;
+            continue;
+        }
+        out.push(Unit {
+            text: item.text.clone(),
+            line: item.line,
+            label: None,
+            prose: item.kind == ItemKind::Paragraph,
+        });
+        i += 1;
+    }
+    // Fragments too short to stand alone join the unit before them (or the
+    // one after, at the start); paragraphs of one explanation stay together
+    // up to a size an agent reads at a glance.
+    let mut merged: Vec<Unit> = Vec::new();
+    let mut pending: Option<Unit> = None;
+    let mut last_was_prose = false;
+    for mut u in out {
+        if let Some(p) = pending.take() {
+            u.text = format!("{}\n\n{}", p.text, u.text);
+            u.line = p.line;
+        }
+        let prose = u.prose;
+        let short = prose_words(&u.text) < 5 && u.label.is_none();
+        let joins = last_was_prose
+            && prose
+            && merged.last().is_some_and(|l: &Unit| {
+                l.text.chars().count() + u.text.chars().count() <= PARAGRAPHS_TOGETHER
+            });
+        if short || joins {
+            if let Some(last) = merged.last_mut() {
+                last.text.push_str("\n\n");
+                last.text.push_str(&u.text);
+            } else {
+                pending = Some(u);
+            }
+            continue;
+        }
+        last_was_prose = prose;
+        merged.push(u);
+    }
+    if let Some(p) = pending {
+        merged.push(p);
+    }
+    merged
+}
+
+/// The heading path without a document title ("AGENTS.md", "Project Guide")
+/// that only names the file.
+fn headings(section: &Section) -> Vec<String> {
+    let mut h: Vec<String> = section
+        .headings
+        .iter()
+        .map(|h| h.replace(['*', '`'], "").trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .collect();
+    if h.len() > 1 {
+        h.remove(0);
+    }
+    h
+}
+
+#[allow(clippy::too_many_lines, reason = "one draft, field by field")]
+fn draft(
+    section: &Section,
+    unit: &Unit,
+    whole: bool,
+    file: &RuleFile,
+    file_name: &str,
+    tree: Tree<'_>,
+) -> Result<Extracted, RejectReason> {
+    let prose = strip_code(&unit.text);
     let words = crate::review::text::words(&prose).len();
-    if section.body.trim().is_empty() || (words < 4 && !section.body.contains("```")) {
+    let has_code = unit.text.contains("```") || unit.text.contains("~~~");
+    if unit.text.trim().is_empty()
+        || (words < 4 && !has_code && !file.always_apply.unwrap_or(false))
+    {
         return Err(RejectReason::LowInformation);
     }
-    let heading = section.headings.join(" / ");
+    let heads = headings(section);
     let from_heading = section
         .headings
         .iter()
@@ -80,65 +363,252 @@ fn draft(section: &Section, file: &RuleFile, file_name: &str) -> Result<Extracte
     } else {
         MemoryType::Convention
     });
-    let first = section
-        .items
-        .first()
-        .map(|i| strip_code(&i.text))
-        .unwrap_or_default();
-    let first_sentences = super::chunk::sentences(&first.replace('\n', " "));
-    // One rule: its own words are the best title. Several: the heading
-    // path (without the document's title) and the file say what they are.
-    let title = if section.items.len() <= 1 || section.headings.is_empty() {
-        complete::title(&first_sentences, kind)
+    let heading_title = heads
+        .iter()
+        .rev()
+        .take(2)
+        .rev()
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" / ");
+    let base = file_name.rsplit('/').next().unwrap_or(file_name);
+    let flat = prose.split_whitespace().collect::<Vec<_>>().join(" ");
+    let sentences = super::chunk::sentences(&flat);
+    // A heading that only names a kind ("Gotchas", "Architecture
+    // decisions") says less than the rule's own first sentence.
+    let names_kind = section
+        .headings
+        .last()
+        .is_some_and(|h| classify::heading_type(h).is_some());
+    let title = if whole && !heading_title.is_empty() && !names_kind {
+        heading_title.clone()
     } else {
-        let path = if section.headings.len() > 1 {
-            section.headings[1..].join(" / ")
-        } else {
-            heading.clone()
-        };
-        let base = file_name.rsplit('/').next().unwrap_or(file_name);
-        complete::cut_at_word(&format!("{path} ({base})"), complete::MAX_TITLE).to_owned()
+        match rule_title(&flat) {
+            Some(t) => t,
+            None if !heading_title.is_empty() => heading_title.clone(),
+            None => file
+                .description
+                .clone()
+                .unwrap_or_else(|| format!("Rules in {base}")),
+        }
     };
-    let mut summary = complete::summary(&first_sentences);
+    let mut summary = complete::summary(&sentences);
     if summary.is_empty() {
-        summary = format!("{title} ({file_name})");
+        summary = if heading_title.is_empty() {
+            format!("{title} ({base})")
+        } else {
+            format!("{heading_title} ({base})")
+        };
     }
-    let mut paths = complete::paths(&prose, &[]);
-    paths.extend(file.front_matter_globs.iter().cloned());
+    let mut paths = complete::scope(&prose, &[], tree);
+    paths.extend(file.front_matter_globs.iter().map(|g| rule_glob(g)));
     paths.sort();
     paths.dedup();
     let modules = complete::modules(&prose);
-    let mut tags = complete::tags(&paths, &modules);
+    let mut tags: Vec<String> = heads
+        .iter()
+        .chain(unit.label.iter())
+        .map(|h| slug(h))
+        .filter(|t| !t.is_empty() && t.len() <= 40)
+        .collect();
+    tags.extend(complete::tags(&paths, &modules));
     tags.retain(|t| t.len() <= 40);
+    tags.dedup();
     let severe = !find_phrases(&prose, classify::SEVERE_RISK).is_empty();
+    let emphatic = EMPHASIS.iter().any(|e| prose.contains(e))
+        || heads.iter().any(|h| {
+            h.to_lowercase().contains("critical") || h.to_lowercase().contains("important")
+        });
     let quality = 50 + u32::try_from(words.min(40)).unwrap_or(0);
+    // A rule cut out of a longer section keeps the headings it was under:
+    // they often state the rule ("CRITICAL: Do NOT use …").
+    let mut context: Vec<String> = heads.clone();
+    context.extend(unit.label.iter().cloned());
+    let detail = if whole || context.is_empty() {
+        unit.text.clone()
+    } else {
+        format!("Section: {}\n\n{}", context.join(" › "), unit.text)
+    };
     Ok(Extracted {
         draft: Draft {
             kind,
             title,
             summary,
-            detail: section.body.clone(),
+            detail,
             paths,
             modules,
             tags,
-            importance: if severe {
+            // Cursor's `alwaysApply: true` asks for the rule in every session.
+            importance: if severe || emphatic || file.always_apply == Some(true) {
                 Importance::High
             } else {
                 Importance::Medium
             },
             risk: if severe { Risk::High } else { Risk::Low },
         },
-        line: section.line,
+        line: unit.line,
         quality: quality.min(100),
+        span: Some(span_key(file_name, &unit.text)),
     })
+}
+
+/// A rule file's glob as a scope: as in `.gitignore` and Cursor's rules, a
+/// pattern without a `/` matches at any depth (`*.rs` is `**/*.rs`) and one
+/// ending in `/` is a directory (`rust/` is `rust/**`).
+pub fn rule_glob(glob: &str) -> String {
+    let g = glob.trim().trim_start_matches("./");
+    if let Some(dir) = g.strip_suffix('/') {
+        let dir = dir.trim_start_matches('/');
+        return if dir.contains('/') || dir.contains('*') {
+            format!("{dir}/**")
+        } else {
+            format!("**/{dir}/**")
+        };
+    }
+    if g.contains('/') {
+        g.trim_start_matches('/').to_owned()
+    } else {
+        format!("**/{g}")
+    }
+}
+
+/// `path#hash` of a unit's text (whitespace collapsed): what a re-import
+/// recognises.
+pub fn span_key(file_name: &str, text: &str) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let hash = blake3::hash(flat.as_bytes()).to_hex();
+    format!("{file_name}#{}", &hash.as_str()[..16])
+}
+
+/// A heading as a tag: lowercase words joined by `-`.
+fn slug(text: &str) -> String {
+    text.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Phrase boundaries a long title may end before (the boundary itself is
+/// left out), in order of preference.
+const BOUNDARIES: &[&str] = &[
+    "; ",
+    " — ",
+    " – ",
+    " - ",
+    ": ",
+    ", ",
+    " (",
+    " because ",
+    " unless ",
+    " when ",
+    " if ",
+    " so that ",
+    " instead of ",
+    " and ",
+    " or ",
+    " but ",
+    " which ",
+    " since ",
+    " as ",
+    " so ",
+    " to ",
+    " for ",
+    " with ",
+    " in ",
+    " on ",
+    " by ",
+    " from ",
+    " over ",
+    " of ",
+];
+
+/// The title of one rule: its first sentence (a bold label kept as
+/// `Label: …`), ended at a phrase boundary when longer than
+/// [`MAX_RULE_TITLE`]; `None` for text with no words.
+pub fn rule_title(prose: &str) -> Option<String> {
+    let text = prose.trim();
+    // `**Label:** rest` or `**Label** — rest`.
+    let (label, rest) = match text.strip_prefix("**").and_then(|t| t.split_once("**")) {
+        Some((label, rest)) if label.chars().count() <= 40 => {
+            let rest = rest.trim_start_matches([':', ' ', '—', '–', '-']).trim();
+            (Some(label.trim().trim_end_matches(':').trim()), rest)
+        }
+        _ => (None, text),
+    };
+    let rest = rest.replace("**", "").replace("__", "");
+    let first = super::chunk::sentences(&rest)
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    let first = first.trim().trim_end_matches(['.', ':', ';', ',']).trim();
+    let first = if first.is_empty() {
+        label.unwrap_or_default()
+    } else {
+        first
+    };
+    if crate::review::text::words(first).is_empty() {
+        return None;
+    }
+    let full = match label {
+        Some(l) if !l.is_empty() && first != l => format!("{l}: {first}"),
+        _ => first.to_owned(),
+    };
+    Some(cut_at_phrase(&full, MAX_RULE_TITLE))
+}
+
+/// `text` ended before the last phrase boundary within `max` characters,
+/// outside code spans and parentheses; at a word when it has none.
+pub fn cut_at_phrase(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let limit = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
+    // Byte offsets that are outside code spans and parentheses.
+    let mut outside = vec![true; text.len() + 1];
+    let (mut code, mut depth) = (false, 0i32);
+    for (i, c) in text.char_indices() {
+        match c {
+            '`' => code = !code,
+            '(' | '[' if !code => depth += 1,
+            ')' | ']' if !code => depth -= 1,
+            _ => {}
+        }
+        outside[i] = !code && depth <= 0;
+    }
+    let min = (max / 3).max(20);
+    for b in BOUNDARIES {
+        if let Some(at) = text[..limit]
+            .match_indices(b)
+            .map(|(i, _)| i)
+            .filter(|&i| i >= min && outside[i])
+            .last()
+        {
+            return text[..at].trim_end_matches([',', ';', ':', ' ']).to_owned();
+        }
+    }
+    let cut = text[..limit]
+        .rfind(' ')
+        .filter(|&i| i >= min && outside[i])
+        .unwrap_or(limit);
+    // A phrase does not end on "before", "the" or "and".
+    let mut head = text[..cut].trim_end_matches([',', ';', ':', ' ']);
+    while let Some((rest, last)) = head.rsplit_once(' ') {
+        if rest.len() < min || !FUNCTION_WORDS.contains(&last.to_lowercase().as_str()) {
+            break;
+        }
+        head = rest.trim_end_matches([',', ';', ':', ' ']);
+    }
+    head.to_owned()
 }
 
 /// Whether a file's opening section only introduces it: no signal of any
 /// type and no constraint wording.
-fn is_intro(section: &Section) -> bool {
-    let prose = strip_code(&section.body);
+fn is_intro(text: &str) -> bool {
+    let prose = strip_code(text);
     classify::classify(&prose, None, None).score < classify::MIN_TYPE_SCORE
         && find_phrases(&prose, classify::CONSTRAINT).is_empty()
+        && !EMPHASIS.iter().any(|e| prose.contains(e))
 }
 
 /// The text without fenced code blocks.
@@ -162,4 +632,115 @@ fn strip_code(text: &str) -> String {
         }
     }
     out.trim_end().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::markdown::{RuleFormat, parse};
+
+    fn titles(text: &str, name: &str) -> Vec<String> {
+        let format = crate::extract::markdown::format_for(name).unwrap_or(RuleFormat::Markdown);
+        let file = parse(text, format).unwrap();
+        drafts(&file, name, None)
+            .0
+            .into_iter()
+            .map(|d| d.draft.title)
+            .collect()
+    }
+
+    #[test]
+    fn titles_end_at_a_phrase_and_never_inside_code() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "NEVER update all dependencies in the lockfile and ALWAYS use `cargo update --precise` to make lockfile changes",
+                "NEVER update all dependencies in the lockfile",
+            ),
+            (
+                "**Imports:** Use specific imports and avoid restricted relative imports between packages (enforced by ESLint).",
+                "Imports: Use specific imports and avoid restricted relative imports between packages",
+            ),
+            (
+                "PREFER let chains (`if let` combined with `&&`) over nested `if let` statements",
+                "PREFER let chains (`if let` combined with `&&`) over nested `if let` statements",
+            ),
+            (
+                "Run `cargo xwin clippy --target x86_64-pc-windows-msvc --all-features --workspace --locked` before pushing any change that touches Windows code",
+                "Run `cargo xwin clippy --target x86_64-pc-windows-msvc --all-features --workspace --locked`",
+            ),
+        ];
+        for (text, want) in cases {
+            let t = rule_title(text).unwrap();
+            assert_eq!(t, *want, "{text}");
+            assert!(t.chars().count() <= MAX_RULE_TITLE + 30);
+        }
+    }
+
+    #[test]
+    fn a_flat_rule_list_gives_one_memory_per_rule() {
+        let text = "- ALWAYS ensure that new tests use the same style as existing tests\n\
+                    - PREFER running specific tests over running the entire test suite\n\
+                    - NEVER perform builds with the release profile, unless asked\n";
+        let t = titles(text, "AGENTS.md");
+        assert_eq!(t.len(), 3, "{t:?}");
+        assert!(
+            t[2].starts_with("NEVER perform builds with the release profile"),
+            "{t:?}"
+        );
+    }
+
+    #[test]
+    fn catalogues_procedures_and_completing_lists_stay_whole() {
+        let text = "# Guide\n\n## Build arguments\n\nLocated in `build/args/`:\n\n- `testing.gn` - Debug builds\n- `release.gn` - Release builds\n\n\
+                    ## Review\n\nDo NOT comment on:\n\n- Style preferences already enforced by the project's formatter\n- Naming choices that follow the surrounding code closely\n\n\
+                    ## Adding a subcommand\n\n1. Define the command structure in `cli/args/flags.rs`\n2. Add the handler under `cli/tools/`\n3. Wire it up in `cli/main.rs`\n";
+        let t = titles(text, "AGENTS.md");
+        assert_eq!(t, ["Build arguments", "Review", "Adding a subcommand"]);
+    }
+
+    #[test]
+    fn bold_pseudo_headings_and_code_only_sections_keep_their_heading() {
+        let text = "# Guide\n\n## Patches\n\n**Key rules:**\n\n- Fix existing patches 99% of the time rather than creating new ones\n- Never change TODO assignees (`TODO(name)` must retain original name)\n\n\
+                    ## Install\n\n```bash\nnpm i -g @electron/build-tools\n```\n";
+        let file = parse(text, RuleFormat::Markdown).unwrap();
+        let (d, _) = drafts(&file, "CLAUDE.md", None);
+        let t: Vec<&str> = d.iter().map(|x| x.draft.title.as_str()).collect();
+        assert_eq!(
+            t,
+            [
+                "Fix existing patches 99% of the time rather than creating new ones",
+                "Never change TODO assignees (`TODO(name)` must retain original name)",
+                "Install"
+            ]
+        );
+        assert!(
+            d[0].draft.tags.contains(&"key-rules".to_owned()),
+            "{:?}",
+            d[0].draft.tags
+        );
+        assert_eq!(d[1].draft.importance, Importance::Medium);
+        assert!(d.iter().all(|x| !x.draft.title.starts_with("Untitled")));
+    }
+
+    #[test]
+    fn rule_globs_follow_gitignore_depth() {
+        let cases = [
+            ("*.rs", "**/*.rs"),
+            ("rust/", "**/rust/**"),
+            ("packages/client/", "packages/client/**"),
+            ("src/**/*.ts", "src/**/*.ts"),
+            ("/docs/*.md", "docs/*.md"),
+            ("**/*.test.ts", "**/*.test.ts"),
+        ];
+        for (g, want) in cases {
+            assert_eq!(rule_glob(g), want, "{g}");
+        }
+    }
+
+    #[test]
+    fn span_keys_ignore_whitespace_only() {
+        assert_eq!(span_key("A.md", "a  b\nc"), span_key("A.md", "a b c"));
+        assert_ne!(span_key("A.md", "a b c"), span_key("B.md", "a b c"));
+        assert_ne!(span_key("A.md", "a b c"), span_key("A.md", "a b d"));
+    }
 }

@@ -288,6 +288,9 @@ pub enum EvidenceKind {
     Url,
     /// Free text.
     Note,
+    /// A span of an imported rule file, `path#hash` of its text: a
+    /// re-import recognises it.
+    Span,
 }
 
 /// One piece of evidence behind a record.

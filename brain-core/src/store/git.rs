@@ -605,6 +605,33 @@ pub fn changed_paths(root: &Path) -> Result<Vec<String>, GitError> {
     Ok(out.into_iter().collect())
 }
 
+/// The files tracked in the repository's index, relative to the repository
+/// root and sorted; `None` outside a repository.
+///
+/// # Errors
+///
+/// The repository's index cannot be read.
+pub fn tracked_paths(root: &Path) -> Result<Option<Vec<String>>, GitError> {
+    let Ok(repo) = gix::discover(root) else {
+        return Ok(None);
+    };
+    if repo.workdir().is_none() {
+        return Ok(None);
+    }
+    let index = repo.index_or_empty().map_err(|e| GitError::Open {
+        dir: root.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    let mut out: Vec<String> = index
+        .entries()
+        .iter()
+        .map(|e| String::from_utf8_lossy(e.path(&index)).into_owned())
+        .collect();
+    out.sort();
+    out.dedup();
+    Ok(Some(out))
+}
+
 /// Most commits [`changed_since`] examines.
 pub const MAX_COMMITS: usize = 1_000;
 
