@@ -34,6 +34,8 @@ use crate::error::CliError;
 #[derive(Debug)]
 pub(crate) struct Context {
     root: PathBuf,
+    /// The working directory, canonical when it can be.
+    cwd: PathBuf,
     now: Timestamp,
     actor: Option<String>,
     extractor_command: Option<String>,
@@ -79,8 +81,10 @@ impl Context {
             .filter(|s| !s.trim().is_empty())
             .or_else(|| git_actor(&root))
             .or_else(|| std::env::var("USER").ok().filter(|s| !s.is_empty()));
+        let cwd = cwd.canonicalize().unwrap_or(cwd);
         Ok(Context {
             root,
+            cwd,
             now,
             actor,
             extractor_command: std::env::var("BRAIN_EXTRACTOR_COMMAND").ok(),
@@ -95,6 +99,11 @@ impl Context {
 
     pub(crate) fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The working directory the command runs in.
+    pub(crate) fn cwd(&self) -> &Path {
+        &self.cwd
     }
 
     pub(crate) fn now(&self) -> Timestamp {

@@ -113,16 +113,71 @@ pub struct InjectConfig {
     /// Token budget of one injected context block.
     #[serde(default = "default_budget")]
     pub budget_tokens: u32,
+    /// Relevance (`0..1`) the best memory needs for anything to be shown
+    /// (default 0.75).
+    #[serde(default = "default_min_relevance")]
+    pub min_relevance: f64,
+    /// Relevance every shown memory needs, once something is (default 0.25).
+    #[serde(default = "default_min_shown_relevance")]
+    pub min_shown_relevance: f64,
+    /// Least share of the best memory's score another needs (default 0.2).
+    #[serde(default = "default_relative_cutoff")]
+    pub relative_cutoff: f64,
+    /// Most memories in one block (default 5).
+    #[serde(default = "default_max_memories")]
+    pub max_memories: u32,
+    /// `min_relevance` is multiplied by this for a task that only asks
+    /// about the code (default 2: such a task gets nothing; 1: like any).
+    #[serde(default = "default_read_only_factor")]
+    pub read_only_factor: f64,
 }
 
 fn default_budget() -> u32 {
     1200
 }
 
+fn default_min_relevance() -> f64 {
+    crate::inject::Tuning::default().min_relevance
+}
+
+fn default_min_shown_relevance() -> f64 {
+    crate::inject::Tuning::default().min_shown_relevance
+}
+
+fn default_relative_cutoff() -> f64 {
+    crate::inject::Tuning::default().relative_cutoff
+}
+
+fn default_max_memories() -> u32 {
+    u32::try_from(crate::inject::Tuning::default().max_memories).unwrap_or(5)
+}
+
+fn default_read_only_factor() -> f64 {
+    crate::inject::Tuning::default().read_only_factor
+}
+
 impl Default for InjectConfig {
     fn default() -> Self {
         InjectConfig {
             budget_tokens: default_budget(),
+            min_relevance: default_min_relevance(),
+            min_shown_relevance: default_min_shown_relevance(),
+            relative_cutoff: default_relative_cutoff(),
+            max_memories: default_max_memories(),
+            read_only_factor: default_read_only_factor(),
+        }
+    }
+}
+
+impl InjectConfig {
+    /// The selection thresholds these settings give.
+    pub fn tuning(&self) -> crate::inject::Tuning {
+        crate::inject::Tuning {
+            min_relevance: self.min_relevance,
+            min_shown_relevance: self.min_shown_relevance,
+            relative_cutoff: self.relative_cutoff,
+            max_memories: self.max_memories as usize,
+            read_only_factor: self.read_only_factor,
         }
     }
 }
@@ -319,6 +374,33 @@ impl Config {
             out.push(ConfigProblem {
                 key: "inject.budget_tokens",
                 message: "must be a positive number of tokens".into(),
+            });
+        }
+        for (key, value) in [
+            ("inject.min_relevance", self.inject.min_relevance),
+            (
+                "inject.min_shown_relevance",
+                self.inject.min_shown_relevance,
+            ),
+            ("inject.relative_cutoff", self.inject.relative_cutoff),
+        ] {
+            if !(0.0..=1.0).contains(&value) {
+                out.push(ConfigProblem {
+                    key,
+                    message: format!("{value} is outside 0..=1"),
+                });
+            }
+        }
+        if self.inject.max_memories == 0 {
+            out.push(ConfigProblem {
+                key: "inject.max_memories",
+                message: "must be at least 1".into(),
+            });
+        }
+        if !(1.0..=10.0).contains(&self.inject.read_only_factor) {
+            out.push(ConfigProblem {
+                key: "inject.read_only_factor",
+                message: format!("{} is outside 1..=10", self.inject.read_only_factor),
             });
         }
         if self.stale_days == 0 {

@@ -96,6 +96,47 @@ fn segment_matches(pattern: &str, segment: &str) -> bool {
     p[i..].iter().all(|&c| c == '*')
 }
 
+/// A path as scopes see it: relative to the repository root, `/`-separated,
+/// without `./`, `..` or repeated separators. `path` may be absolute
+/// (`/home/me/repo/src/x.rs`, `C:\\repo\\src\\x.rs`) or relative to
+/// `cwd`; `root` and `cwd` are absolute (`/`-separated after conversion).
+/// `None` when the path is outside the root.
+pub fn repo_relative(path: &str, root: &str, cwd: &str) -> Option<String> {
+    fn absolute(p: &str) -> bool {
+        p.starts_with('/') || (p.len() >= 3 && p.as_bytes()[1] == b':' && p.as_bytes()[2] == b'/')
+    }
+    let slashes = |p: &str| p.replace('\\', "/");
+    let (path, root, cwd) = (slashes(path.trim()), slashes(root), slashes(cwd));
+    let joined = if absolute(&path) {
+        path
+    } else {
+        format!("{}/{path}", cwd.trim_end_matches('/'))
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in joined.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    let root_parts: Vec<&str> = root
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != ".")
+        .collect();
+    // A drive letter compares without case: `C:` and `c:` are one drive.
+    let same = |a: &str, b: &str| {
+        a == b || (a.len() == 2 && a.ends_with(':') && a.eq_ignore_ascii_case(b))
+    };
+    if parts.len() < root_parts.len() || !root_parts.iter().zip(&parts).all(|(r, p)| same(r, p)) {
+        return None;
+    }
+    let rel = parts[root_parts.len()..].join("/");
+    (!rel.is_empty()).then_some(rel)
+}
+
 /// Whether any of `globs` matches any of `paths`.
 pub fn any_match(globs: &[Glob], paths: &[String]) -> bool {
     globs.iter().any(|g| paths.iter().any(|p| g.matches(p)))
@@ -145,6 +186,33 @@ mod tests {
         for (glob, path, want) in cases {
             assert_eq!(Glob::new(glob).matches(path), *want, "{glob} ~ {path}");
         }
+    }
+
+    #[test]
+    fn paths_become_repo_relative_from_anywhere() {
+        let cases: &[(&str, &str, Option<&str>)] = &[
+            ("src/x.rs", "/r", Some("src/x.rs")),
+            ("./src/x.rs", "/r", Some("src/x.rs")),
+            ("x.rs", "/r/src", Some("src/x.rs")),
+            ("../lib/y.rs", "/r/src", Some("lib/y.rs")),
+            ("/r/src/x.rs", "/elsewhere", Some("src/x.rs")),
+            ("/r//src/./x.rs", "/r", Some("src/x.rs")),
+            ("src\\win\\x.rs", "/r", Some("src/win/x.rs")),
+            ("/other/x.rs", "/r", None),
+            ("../../x.rs", "/r/src", None),
+            ("/r", "/r", None),
+        ];
+        for (path, cwd, want) in cases {
+            assert_eq!(
+                repo_relative(path, "/r", cwd).as_deref(),
+                *want,
+                "{path} from {cwd}"
+            );
+        }
+        assert_eq!(
+            repo_relative("c:\\Repo\\src\\x.rs", "C:/Repo", "C:/Repo").as_deref(),
+            Some("src/x.rs")
+        );
     }
 
     #[test]

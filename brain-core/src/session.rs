@@ -625,6 +625,8 @@ pub struct StartRequest<'a> {
     pub paths: &'a [String],
     /// Where `paths` came from.
     pub path_source: PathSource,
+    /// Changed paths left out of `paths`.
+    pub paths_omitted: usize,
     /// Modules.
     pub modules: &'a [String],
     /// The refresh mode.
@@ -812,11 +814,13 @@ impl crate::Brain {
                 task: request.task,
                 paths: request.paths,
                 path_source: request.path_source,
+                paths_omitted: request.paths_omitted,
                 modules: request.modules,
                 ids: &[],
                 layer,
                 budget: request.budget,
                 embedding: vectors.query,
+                tuning: self.store().config().inject.tuning(),
             };
             let selection = inject::select_in(
                 index,
@@ -831,6 +835,7 @@ impl crate::Brain {
                 task: request.task.map(str::to_owned),
                 paths: request.paths.to_vec(),
                 path_source: request.path_source,
+                paths_omitted: request.paths_omitted,
                 modules: request.modules.to_vec(),
                 layer,
                 budget_tokens: request.budget,

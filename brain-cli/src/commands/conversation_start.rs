@@ -58,11 +58,12 @@ pub(crate) fn run(
 ) -> Result<ExitStatus, CliError> {
     let brain = super::open(ctx, out)?;
     let catalog = super::load(&brain, out)?;
-    let (paths, path_source) = super::task_paths(ctx, &args.paths, out)?;
+    let (paths, path_source, paths_omitted) = super::task_paths(ctx, &args.paths, out)?;
     let request = StartRequest {
         task: args.task.as_deref(),
         paths: &paths,
         path_source,
+        paths_omitted,
         modules: &args.modules,
         mode: match args.refresh_mode {
             ModeArg::Always => RefreshMode::Always,
@@ -76,7 +77,7 @@ pub(crate) fn run(
     for w in warnings {
         out.warn(w)?;
     }
-    let terms = brain_core::inject::rank::query_terms(args.task.as_deref());
+    let terms = brain_core::inject::rank::query_terms(args.task.as_deref(), &paths);
     let store_index = super::load_index(&brain, &terms, out)?;
     let index = &store_index.index;
     let vectors = if plan.decision == brain_core::session::Decision::Skip {

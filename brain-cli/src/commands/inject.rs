@@ -66,7 +66,8 @@ pub(crate) fn run(
     out: &mut Output<'_>,
 ) -> Result<ExitStatus, CliError> {
     let brain = super::open(ctx, out)?;
-    let terms = brain_core::inject::rank::query_terms(args.task.as_deref());
+    let (paths, path_source, paths_omitted) = super::task_paths(ctx, &args.paths, out)?;
+    let terms = brain_core::inject::rank::query_terms(args.task.as_deref(), &paths);
     let store_index = super::load_index(&brain, &terms, out)?;
     let index = &store_index.index;
     let ids = args
@@ -77,7 +78,6 @@ pub(crate) fn run(
                 .map(|i| index.docs[i].id.clone())
         })
         .collect::<Result<Vec<MemoryId>, _>>()?;
-    let (paths, path_source) = super::task_paths(ctx, &args.paths, out)?;
     let budget = args
         .budget
         .unwrap_or(brain.store().config().inject.budget_tokens as usize);
@@ -92,6 +92,7 @@ pub(crate) fn run(
         task: args.task.as_deref(),
         paths: &paths,
         path_source,
+        paths_omitted,
         modules: &args.modules,
         ids: &ids,
         layer: match args.layer {
@@ -101,6 +102,7 @@ pub(crate) fn run(
         },
         budget,
         embedding: vectors.query.as_deref(),
+        tuning: brain.store().config().inject.tuning(),
     };
     let (report, warning) = brain.inject(
         index,

@@ -147,23 +147,81 @@ fn warn_redactions(
     Ok(())
 }
 
-/// The paths a task touches: `--path` when given, else the working tree's
-/// changes against HEAD (read with gix), else none.
+/// Most changed paths a task is ranked against; the rest are counted.
+const MAX_TASK_PATHS: usize = 200;
+
+/// The paths a task touches, relative to the root: `--path` when given
+/// (absolute, `./`-prefixed, from a subdirectory or with `\\` separators
+/// alike; a path outside the root is a warning and left out), else the
+/// working tree's changes against HEAD (read with gix) without the store's
+/// own files, at most [`MAX_TASK_PATHS`]; else none. Returns the paths,
+/// where they came from and how many were left out.
 fn task_paths(
     ctx: &Context,
     explicit: &[String],
     out: &mut Output<'_>,
-) -> Result<(Vec<String>, brain_core::inject::PathSource), CliError> {
+) -> Result<(Vec<String>, brain_core::inject::PathSource, usize), CliError> {
     use brain_core::inject::PathSource;
+    let root = ctx
+        .root()
+        .canonicalize()
+        .unwrap_or_else(|_| ctx.root().to_path_buf());
+    let root_str = root.to_string_lossy();
+    let cwd_str = ctx.cwd().to_string_lossy();
     if !explicit.is_empty() {
-        return Ok((explicit.to_vec(), PathSource::Explicit));
+        let mut paths: Vec<String> = Vec::new();
+        for p in explicit {
+            // A path that exists is resolved through symlinks, as the root is.
+            let on_disk = ctx.cwd().join(p).canonicalize().ok();
+            let given = on_disk
+                .as_ref()
+                .map_or_else(|| p.clone(), |d| d.to_string_lossy().into_owned());
+            match brain_core::matching::repo_relative(&given, &root_str, &cwd_str) {
+                Some(rel) if !paths.contains(&rel) => paths.push(rel),
+                Some(_) => {}
+                None => out.warn(format_args!(
+                    "--path {p}: outside the repository at {}; left out",
+                    root.display()
+                ))?,
+            }
+        }
+        let source = if paths.is_empty() {
+            PathSource::None
+        } else {
+            PathSource::Explicit
+        };
+        return Ok((paths, source, 0));
     }
     match brain_core::store::git::changed_paths(ctx.root()) {
-        Ok(paths) if !paths.is_empty() => Ok((paths, PathSource::GitDiff)),
-        Ok(_) => Ok((Vec::new(), PathSource::None)),
+        Ok(paths) => {
+            // Git names paths from the work tree; the root may be below it.
+            let workdir = gix::discover(ctx.root())
+                .ok()
+                .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))
+                .and_then(|w| w.canonicalize().ok())
+                .unwrap_or_else(|| root.clone());
+            let workdir = workdir.to_string_lossy();
+            let store = format!("{}/", brain_core::store::BRAIN_DIR);
+            let mut paths: Vec<String> = paths
+                .into_iter()
+                .filter_map(|p| {
+                    let abs = format!("{}/{p}", workdir.trim_end_matches('/'));
+                    brain_core::matching::repo_relative(&abs, &root_str, &root_str)
+                })
+                .filter(|p| !p.starts_with(&store) && p != brain_core::store::BRAIN_DIR)
+                .collect();
+            let omitted = paths.len().saturating_sub(MAX_TASK_PATHS);
+            paths.truncate(MAX_TASK_PATHS);
+            let source = if paths.is_empty() {
+                PathSource::None
+            } else {
+                PathSource::GitDiff
+            };
+            Ok((paths, source, omitted))
+        }
         Err(e) => {
             out.warn(format_args!("cannot read the working tree's changes: {e}"))?;
-            Ok((Vec::new(), PathSource::None))
+            Ok((Vec::new(), PathSource::None, 0))
         }
     }
 }

@@ -123,7 +123,8 @@ fn plan(
     {
         return Err(CliError::user(BudgetTooSmall(b)));
     }
-    let terms = brain_core::inject::rank::query_terms(task);
+    let (paths, path_source, paths_omitted) = super::task_paths(ctx, explicit_paths, out)?;
+    let terms = brain_core::inject::rank::query_terms(task, &paths);
     let store_index = super::load_index(&brain, &terms, out)?;
     let index = &store_index.index;
     let preferences = store_index
@@ -131,7 +132,6 @@ fn plan(
         .clone()
         .unwrap_or_else(|| brain.store().read_preferences());
     let session = super::session_policy(&brain)?;
-    let (paths, path_source) = super::task_paths(ctx, explicit_paths, out)?;
     let pool: Vec<usize> = (0..index.docs.len())
         .filter(|&i| index.docs[i].in_pool(ctx.now()))
         .collect();
@@ -140,11 +140,13 @@ fn plan(
         task,
         paths: &paths,
         path_source,
+        paths_omitted,
         modules,
         ids: &[],
         layer: Layer::Summary,
         budget: budget.unwrap_or(usize::MAX),
         embedding: vectors.query.as_deref(),
+        tuning: brain.store().config().inject.tuning(),
     };
     let (report, warning) = brain.route(
         index,

@@ -49,7 +49,7 @@ pub(crate) fn run(
     out: &mut Output<'_>,
 ) -> Result<ExitStatus, CliError> {
     let brain = super::open(ctx, out)?;
-    let terms = brain_core::inject::rank::query_terms(Some(&args.query));
+    let terms = brain_core::inject::rank::query_terms(Some(&args.query), &[]);
     let store_index = super::load_index(&brain, &terms, out)?;
     let index = &store_index.index;
     let mode = if args.lexical_only {

@@ -18,9 +18,9 @@ use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::terms::for_each_term;
 use crate::embed::{ContentHash, content_hash, memory_text};
 use crate::model::{Importance, Memory, MemoryId, MemoryType, Risk, Routing, Status, Validity};
-use crate::review::text::for_each_token;
 
 /// Field weights of BM25F.
 pub(crate) const TITLE: f32 = 3.0;
@@ -62,9 +62,9 @@ pub struct Doc {
     pub supersedes: Vec<MemoryId>,
     /// When it was last observed true (or captured), for freshness.
     pub seen: Timestamp,
-    /// Stemmed words of title, tags and scope, sorted, unique and joined
-    /// by spaces (one allocation per document).
-    pub named: String,
+    /// The terms of its title and tags, sorted, unique, joined by spaces:
+    /// what the memory is about, as opposed to words its text mentions.
+    pub topic: String,
     /// Weighted word count over every field (BM25F length).
     pub len: f32,
     /// Content hash of the text embedded for it ([`memory_text`]).
@@ -79,10 +79,15 @@ impl Doc {
     pub fn from_memory(m: &Memory, path: &str) -> (Doc, HashMap<String, f32>) {
         let mut tf: HashMap<String, f32> = HashMap::new();
         let mut len = 0.0f32;
-        let mut buf = String::new();
+        let mut topic: Vec<String> = Vec::new();
+        for text in std::iter::once(&m.title).chain(&m.tags) {
+            for_each_term(text, |t| topic.push(t.to_owned()));
+        }
+        topic.sort_unstable();
+        topic.dedup();
         for (text, weight) in fields(m) {
             len += weight * count_words(text);
-            for_each_token(text, &mut buf, |t| {
+            for_each_term(text, |t| {
                 if let Some(v) = tf.get_mut(t) {
                     *v += weight;
                 } else {
@@ -90,15 +95,6 @@ impl Doc {
                 }
             });
         }
-        let mut named: Vec<String> = Vec::new();
-        let mut add = |text: &str| for_each_token(text, &mut buf, |t| named.push(t.to_owned()));
-        add(&m.title);
-        m.tags.iter().for_each(|t| add(t));
-        m.scope.paths.iter().for_each(|p| add(p));
-        m.scope.modules.iter().for_each(|p| add(p));
-        named.sort_unstable();
-        named.dedup();
-        let named = named.join(" ");
         let doc = Doc {
             id: m.id.clone(),
             path: path.to_owned(),
@@ -115,7 +111,7 @@ impl Doc {
             superseded_by: m.lineage.superseded_by.clone(),
             supersedes: m.lineage.supersedes.clone(),
             seen: m.validity.observed_at.unwrap_or(m.provenance.captured_at),
-            named,
+            topic: topic.join(" "),
             len,
             text_hash: content_hash(&memory_text(m)),
             routing: m.routing.clone(),
@@ -156,17 +152,17 @@ impl Doc {
         m
     }
 
+    /// Whether `term` is a term of its title or tags.
+    pub fn on_topic(&self, term: &str) -> bool {
+        self.topic.split(' ').any(|t| t == term)
+    }
+
     /// Whether it names any skill to route.
     pub fn routes(&self) -> bool {
         let r = &self.routing;
         !(r.required_skills.is_empty()
             && r.recommended_skills.is_empty()
             && r.suppressed_skills.is_empty())
-    }
-
-    /// Whether `word` (stemmed) is a word of its title, tags or scope.
-    pub fn names(&self, word: &str) -> bool {
-        self.named.split(' ').any(|w| w == word)
     }
 
     /// The one eligibility rule ([`Memory::eligible`]), on the document.
@@ -310,9 +306,6 @@ mod tests {
         assert!(!index.postings.contains_key("rapid"));
         // 4 title words ×3 + 1 tag ×2 + 6 summary words ×2 + 4 scope words ×1.5
         assert!((index.docs[0].len - 32.0).abs() < 1e-6);
-        assert!(index.docs[0].names("ledger"));
-        assert!(!index.docs[0].names("carri"), "summary words are not names");
-        assert!(!index.docs[0].names("ledg"), "whole words only");
         assert_eq!(index.position(&b.id), Some(1));
         assert_eq!(index.docs[1].text_hash, content_hash(&memory_text(&b)));
     }

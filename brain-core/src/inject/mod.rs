@@ -15,13 +15,14 @@
 
 pub mod index;
 pub mod rank;
+pub mod terms;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use jiff::Timestamp;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::model::{Memory, MemoryId, MemoryType};
 use crate::review::text::similarity;
@@ -30,17 +31,65 @@ use rank::{Components, Query, Scored};
 
 /// Version of the block format; the marker carries it.
 pub const BLOCK_VERSION: u32 = 1;
-/// Memories below this relevance are never injected.
-pub const MIN_RELEVANCE: f64 = 0.35;
-/// Memories scoring below this share of the best one are not injected:
-/// the block holds what stands out, not everything that mentions a word.
-pub const RELATIVE_CUTOFF: f64 = 0.55;
+/// Relevance the best memory needs for anything to be injected (the
+/// default of [`Tuning::min_relevance`]).
+pub const MIN_RELEVANCE: f64 = 0.75;
 /// Two picks this similar (title and summary) are one piece of knowledge.
 pub const NEAR_DUPLICATE: f64 = 0.75;
-/// Most memories in one block: few, with the text that matters.
-pub const MAX_MEMORIES: usize = 6;
 /// Most near-misses reported.
 pub const MAX_NEAR_MISSES: usize = 10;
+/// Most tokens of a memory's text shown under its title in the summary
+/// layer: the first memory's, then every other's.
+pub const FIRST_BODY_TOKENS: usize = 320;
+/// See [`FIRST_BODY_TOKENS`].
+pub const BODY_TOKENS: usize = 120;
+
+/// Whether anything is relevant, and how many to show: the thresholds of
+/// selection (`inject.*` in the config). The block holds memories only when
+/// the most relevant one reaches `min_relevance`; then it holds those that
+/// reach `min_shown_relevance` and `relative_cutoff` of the best score, at
+/// most `max_memories`, best first.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Tuning {
+    /// Relevance (`0..1`) the best memory needs for anything to be shown;
+    /// below it, the block says nothing is relevant. Default 0.75.
+    pub min_relevance: f64,
+    /// Relevance every shown memory needs, once something is. Default 0.45.
+    pub min_shown_relevance: f64,
+    /// Least share of the best memory's score another needs. Default 0.3.
+    pub relative_cutoff: f64,
+    /// Most memories in one block. Default 5.
+    pub max_memories: usize,
+    /// For a task that only asks about the code ("explain …, don't change
+    /// anything"), `min_relevance` is multiplied by this. Rules say how to
+    /// change the code, so by default (2, which puts the bar above 1) such a
+    /// task gets nothing; 1 treats it like any other.
+    pub read_only_factor: f64,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            min_relevance: MIN_RELEVANCE,
+            min_shown_relevance: 0.45,
+            relative_cutoff: 0.3,
+            max_memories: 5,
+            read_only_factor: 2.0,
+        }
+    }
+}
+
+impl Tuning {
+    /// The relevance the best memory needs for `task`.
+    pub fn threshold(&self, task: Option<&str>) -> f64 {
+        if task.is_some_and(terms::read_only) {
+            self.min_relevance * self.read_only_factor
+        } else {
+            self.min_relevance
+        }
+    }
+}
 
 /// How much of each memory the block shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
@@ -76,6 +125,9 @@ pub struct Request<'a> {
     pub paths: &'a [String],
     /// Where `paths` came from.
     pub path_source: PathSource,
+    /// Paths left out of `paths` (the working tree changed more than are
+    /// ranked against).
+    pub paths_omitted: usize,
     /// Modules.
     pub modules: &'a [String],
     /// Memories to include whatever their score (if eligible).
@@ -86,6 +138,19 @@ pub struct Request<'a> {
     pub budget: usize,
     /// The task's embedding.
     pub embedding: Option<&'a [f32]>,
+    /// Thresholds and caps.
+    pub tuning: Tuning,
+}
+
+impl Request<'_> {
+    /// Whether nothing says what the agent is about to do: the block is then
+    /// the always-on index of repository-wide rules.
+    pub fn is_session_start(&self) -> bool {
+        self.task.is_none_or(|t| t.trim().is_empty())
+            && self.paths.is_empty()
+            && self.modules.is_empty()
+            && self.ids.is_empty()
+    }
 }
 
 /// A memory in the block.
@@ -147,10 +212,21 @@ pub struct Selection {
     pub near_misses: Vec<NearMiss>,
     /// Eligible memories considered.
     pub eligible: usize,
+    /// The relevance a memory needed to be shown (higher for a task that
+    /// only asks about the code).
+    pub threshold: f64,
     /// Tokens the block costs.
     pub used_tokens: usize,
     /// The Markdown block.
     pub block: String,
+}
+
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The smallest budget a block can keep: its markers and heading.
@@ -282,13 +358,22 @@ pub fn pack(
     .find(|h| tokens(h) + tokens(&footer) <= request.budget)
     .unwrap_or_else(|| header(request, false, false));
     let empty_note = "No stored memory is relevant to this task.\n";
+    if request.is_session_start() {
+        return always_on(ranked, request, eligible, header, &footer, fetch);
+    }
     let mut used = tokens(&header) + tokens(&footer);
     let mut picked: Vec<(Scored<'_>, Memory, String)> = Vec::new();
     let mut misses: Vec<NearMiss> = Vec::new();
     let mut below = 0usize;
+    let tuning = &request.tuning;
+    let threshold = tuning.threshold(request.task);
+    // Whether anything is relevant: the best memory decides. How many to
+    // show: those relevant enough once something is.
+    let anything = ranked.iter().any(|s| s.components.relevance >= threshold);
+    let shown = tuning.min_shown_relevance.min(threshold);
     let best = ranked
         .iter()
-        .filter(|s| s.components.relevance >= MIN_RELEVANCE)
+        .filter(|s| anything && s.components.relevance >= shown)
         .map(|s| s.components.score)
         .fold(0.0, f64::max);
     for s in ranked {
@@ -301,8 +386,9 @@ pub fn pack(
             components: s.components.clone(),
         };
         if !forced
-            && (s.components.relevance < MIN_RELEVANCE
-                || s.components.score < RELATIVE_CUTOFF * best)
+            && (!anything
+                || s.components.relevance < shown
+                || s.components.score < tuning.relative_cutoff * best)
         {
             if s.components.relevance > 0.0 && below < MAX_NEAR_MISSES {
                 below += 1;
@@ -310,7 +396,7 @@ pub fn pack(
             }
             continue;
         }
-        if picked.len() >= MAX_MEMORIES {
+        if picked.len() >= tuning.max_memories {
             misses.push(miss(MissReason::Limit));
             continue;
         }
@@ -330,13 +416,21 @@ pub fn pack(
             misses.push(miss(MissReason::NearDuplicate));
             continue;
         }
-        let entry = entry(&memory, request.layer);
-        let cost = tokens(&entry);
-        if used + cost > request.budget {
+        let room = if picked.is_empty() {
+            FIRST_BODY_TOKENS
+        } else {
+            BODY_TOKENS
+        };
+        // The full entry, else a shorter one, while the budget allows.
+        let Some(entry) = [room, room / 3, 0]
+            .into_iter()
+            .map(|r| entry(&memory, request.layer, &s.matched_terms, r))
+            .find(|e| used + tokens(e) <= request.budget)
+        else {
             misses.push(miss(MissReason::OverBudget));
             continue;
-        }
-        used += cost;
+        };
+        used += tokens(&entry);
         picked.push((s, memory, entry));
     }
     misses.truncate(MAX_NEAR_MISSES);
@@ -366,7 +460,109 @@ pub fn pack(
             .collect(),
         near_misses: misses,
         eligible,
+        threshold,
         used_tokens,
+        block,
+    }
+}
+
+/// Most rules in the always-on index.
+pub const MAX_ALWAYS_ON: usize = 40;
+
+/// The block at session start (no task, paths, modules or ids): the
+/// always-on index, one line per repository-wide rule that matters
+/// (unscoped, high or critical importance; ranking gives them relevance and
+/// nothing else any), most important first, within the budget. A line is
+/// the rule's summary when short, else its title.
+fn always_on(
+    ranked: Vec<Scored<'_>>,
+    request: &Request<'_>,
+    eligible: usize,
+    header: String,
+    footer: &str,
+    fetch: &mut dyn FnMut(usize) -> Option<Memory>,
+) -> Selection {
+    let rules: Vec<Scored<'_>> = ranked
+        .into_iter()
+        .filter(|s| s.components.relevance > 0.0)
+        .collect();
+    let total = rules.len();
+    let mut block = header;
+    let mut lines: Vec<(Scored<'_>, String)> = Vec::new();
+    let mut misses: Vec<NearMiss> = Vec::new();
+    let heading = |shown: usize| {
+        format!("Always-on rules ({shown} of {total}; `brain show ID` gives one in full):\n")
+    };
+    // Room for the heading with the largest counts it can show.
+    let mut used = tokens(&block) + tokens(footer) + tokens(&heading(total)) + 1;
+    for s in rules {
+        let miss = |reason| NearMiss {
+            id: s.doc.id.clone(),
+            kind: s.doc.kind,
+            title: s.doc.title.clone(),
+            reason,
+            components: s.components.clone(),
+        };
+        if lines.len() >= MAX_ALWAYS_ON {
+            if misses.len() < MAX_NEAR_MISSES {
+                misses.push(miss(MissReason::Limit));
+            }
+            continue;
+        }
+        let Some(m) = fetch(s.position) else {
+            misses.push(miss(MissReason::Unreadable));
+            continue;
+        };
+        let summary = one_line(&m.summary, usize::MAX);
+        let text = if summary.chars().count() <= 200 {
+            summary
+        } else {
+            one_line(&m.title, 200)
+        };
+        let line = format!("- {text} (`{}`)\n", m.id);
+        if used + tokens(&line) > request.budget {
+            if misses.len() < MAX_NEAR_MISSES {
+                misses.push(miss(MissReason::OverBudget));
+            }
+            continue;
+        }
+        used += tokens(&line);
+        lines.push((s, line));
+    }
+    if lines.is_empty() {
+        block.push_str("No repository-wide rule is marked high or critical.\n");
+    } else {
+        block.push_str(&heading(lines.len()));
+        for (_, l) in &lines {
+            block.push_str(l);
+        }
+        block.push('\n');
+    }
+    if tokens(&block) + tokens(footer) > request.budget {
+        // The note does not fit a tiny budget: markers only.
+        block = block.lines().take(2).fold(String::new(), |mut b, l| {
+            b.push_str(l);
+            b.push('\n');
+            b
+        });
+    }
+    block.push_str(footer);
+    Selection {
+        used_tokens: tokens(&block),
+        selected: lines
+            .into_iter()
+            .map(|(s, l)| Selected {
+                id: s.doc.id.clone(),
+                kind: s.doc.kind,
+                title: s.doc.title.clone(),
+                tokens: tokens(&l),
+                matched_terms: Vec::new(),
+                components: s.components,
+            })
+            .collect(),
+        near_misses: misses,
+        eligible,
+        threshold: 0.0,
         block,
     }
 }
@@ -380,7 +576,7 @@ fn header(request: &Request<'_>, with_task: bool, with_paths: bool) -> String {
     }
     if with_paths && !request.paths.is_empty() {
         let shown: Vec<&str> = request.paths.iter().take(5).map(String::as_str).collect();
-        let more = request.paths.len().saturating_sub(shown.len());
+        let more = request.paths.len().saturating_sub(shown.len()) + request.paths_omitted;
         let _ = writeln!(
             h,
             "Paths ({}): {}{}",
@@ -425,8 +621,12 @@ fn type_label(kind: MemoryType) -> &'static str {
     }
 }
 
-/// One memory's entry in the block.
-pub fn entry(m: &Memory, layer: Layer) -> String {
+/// One memory's entry in the block. In the summary layer its text is the
+/// memory's whole detail when that fits in `room` tokens, else its summary
+/// and the parts of its detail that hold `matched` terms (paragraphs, list
+/// items, table rows under their header, code blocks), in their order,
+/// within `room`.
+pub fn entry(m: &Memory, layer: Layer, matched: &[String], room: usize) -> String {
     let mut e = format!("### {}: {}\n", type_label(m.kind), m.title);
     if layer == Layer::Index {
         let _ = write!(e, "`{}`\n\n", m.id);
@@ -438,15 +638,199 @@ pub fn entry(m: &Memory, layer: Layer) -> String {
     }
     e.push_str(&meta.join(" · "));
     e.push('\n');
-    e.push_str(m.summary.trim());
-    e.push('\n');
-    if layer == Layer::Full && !m.detail.trim().is_empty() {
-        e.push('\n');
-        e.push_str(m.detail.trim());
+    let body = match layer {
+        Layer::Full => {
+            let mut b = m.summary.trim().to_owned();
+            if !m.detail.trim().is_empty() {
+                b.push_str("\n\n");
+                b.push_str(m.detail.trim());
+            }
+            b
+        }
+        _ => body(m, matched, room),
+    };
+    if !body.is_empty() {
+        e.push_str(&body);
         e.push('\n');
     }
     e.push('\n');
     e
+}
+
+/// The summary layer's text of a memory (see [`entry`]).
+fn body(m: &Memory, matched: &[String], room: usize) -> String {
+    let summary = m.summary.trim();
+    let detail = m.detail.trim();
+    let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (flat_title, flat_summary, flat_detail) = (flat(&m.title), flat(summary), flat(detail));
+    let summary = if flat_summary == flat_title || flat_summary.is_empty() {
+        ""
+    } else {
+        summary
+    };
+    if detail.is_empty() || flat_detail == flat_summary || flat_summary.contains(&flat_detail) {
+        return cut_to(summary, room.max(1));
+    }
+    if tokens(detail) <= room {
+        // The detail says it all: show it (without a summary it repeats).
+        if flat_detail.contains(&flat_summary) || summary.is_empty() {
+            return detail.to_owned();
+        }
+        if tokens(summary) + tokens(detail) < room {
+            return format!("{summary}\n{detail}");
+        }
+    }
+    let mut out = cut_to(summary, room.max(1));
+    if room == 0 || matched.is_empty() {
+        return out;
+    }
+    let mut left = room.saturating_sub(tokens(&out));
+    let parts = passages(detail);
+    let mut scored: Vec<(usize, usize)> = parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !flat_summary.contains(&flat(&p.text)))
+        .map(|(i, p)| {
+            let mut hits = 0usize;
+            let mut seen: Vec<String> = Vec::new();
+            terms::for_each_term(&p.text, |t| {
+                if matched.iter().any(|m| m == t) && !seen.iter().any(|s| s == t) {
+                    seen.push(t.to_owned());
+                    hits += 1;
+                }
+            });
+            (i, hits)
+        })
+        .filter(|(_, hits)| *hits > 0)
+        .collect();
+    scored.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut chosen: Vec<usize> = Vec::new();
+    for (i, _) in scored {
+        let cost = tokens(&parts[i].shown()) + 1;
+        if cost <= left {
+            left -= cost;
+            chosen.push(i);
+        }
+    }
+    chosen.sort_unstable();
+    for i in chosen {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&parts[i].shown());
+    }
+    out
+}
+
+/// `text` within `room` tokens: whole, or cut at a word with `…`.
+fn cut_to(text: &str, room: usize) -> String {
+    if tokens(text) <= room {
+        return text.to_owned();
+    }
+    let max = room.saturating_mul(4).saturating_sub(4);
+    let mut end = 0;
+    for (i, c) in text.char_indices() {
+        if i + c.len_utf8() > max {
+            break;
+        }
+        if c.is_whitespace() {
+            end = i;
+        }
+    }
+    format!("{}…", text[..end].trim_end())
+}
+
+/// A part of a memory's detail that can be shown on its own.
+struct Passage {
+    /// Its text.
+    text: String,
+    /// For a table row: the table's header lines, shown before it.
+    header: Option<String>,
+}
+
+impl Passage {
+    fn shown(&self) -> String {
+        match &self.header {
+            Some(h) => format!("{h}\n{}", self.text),
+            None => self.text.clone(),
+        }
+    }
+}
+
+/// Splits a detail into paragraphs, top-level list items (with what is
+/// nested in them), table rows and fenced code blocks.
+fn passages(detail: &str) -> Vec<Passage> {
+    let mut out: Vec<Passage> = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    let mut fence: Option<&str> = None;
+    let mut table_header: Option<String> = None;
+    let flush = |current: &mut Vec<&str>, out: &mut Vec<Passage>| {
+        let text = current.join("\n").trim().to_owned();
+        if !text.is_empty() {
+            out.push(Passage { text, header: None });
+        }
+        current.clear();
+    };
+    let lines: Vec<&str> = detail.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let t = line.trim_start();
+        if let Some(f) = fence {
+            current.push(line);
+            if t.starts_with(f) {
+                fence = None;
+                flush(&mut current, &mut out);
+            }
+            i += 1;
+            continue;
+        }
+        if t.starts_with("```") || t.starts_with("~~~") {
+            // A fence joins the text that introduces it.
+            fence = Some(&t[..3]);
+            current.push(line);
+            i += 1;
+            continue;
+        }
+        if t.starts_with('|') {
+            flush(&mut current, &mut out);
+            let is_sep = |l: &str| {
+                let l = l.trim();
+                l.starts_with('|') && l.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '))
+            };
+            if table_header.is_none() && lines.get(i + 1).is_some_and(|n| is_sep(n)) {
+                table_header = Some(format!("{}\n{}", line, lines[i + 1]));
+                i += 2;
+                continue;
+            }
+            out.push(Passage {
+                text: line.to_owned(),
+                header: table_header.clone(),
+            });
+            i += 1;
+            continue;
+        }
+        table_header = None;
+        if t.is_empty() {
+            flush(&mut current, &mut out);
+            i += 1;
+            continue;
+        }
+        let item = line.len() == t.len()
+            && (t.starts_with("- ")
+                || t.starts_with("* ")
+                || t.starts_with("+ ")
+                || t.split_once(". ").is_some_and(|(n, _)| {
+                    !n.is_empty() && n.len() <= 3 && n.chars().all(|c| c.is_ascii_digit())
+                }));
+        if item {
+            flush(&mut current, &mut out);
+        }
+        current.push(line);
+        i += 1;
+    }
+    flush(&mut current, &mut out);
+    out
 }
 
 /// `brain inject`'s report.
@@ -460,6 +844,10 @@ pub struct InjectReport {
     pub paths: Vec<String>,
     /// Where they came from.
     pub path_source: PathSource,
+    /// Changed paths left out of `paths` (more changed than are ranked
+    /// against).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub paths_omitted: usize,
     /// Modules ranked against.
     pub modules: Vec<String>,
     /// Layer shown.
@@ -527,6 +915,7 @@ impl crate::Brain {
                 task: request.task.map(str::to_owned),
                 paths: request.paths.to_vec(),
                 path_source: request.path_source,
+                paths_omitted: request.paths_omitted,
                 modules: request.modules.to_vec(),
                 layer: request.layer,
                 budget_tokens: request.budget,

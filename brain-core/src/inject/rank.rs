@@ -4,25 +4,37 @@
 //! the evidence as a noisy-or, so any one strong signal is enough:
 //!
 //! ```text
-//! relevance = 1 − (1 − 0.9·lexical)(1 − 0.7·path)(1 − 0.25·path_words)
-//!                 (1 − 0.3·module)(1 − 0.4·embedding)
+//! relevance = 1 − (1 − lexical)(1 − 0.7·path)(1 − 0.3·module)(1 − 0.4·embedding)
 //! ```
 //!
-//! * `lexical`: BM25F over title (×3), tags (×2), summary (×2), scope (×1.5)
-//!   and detail (×1) with k1 = 1.2, b = 0.75, squashed to `0..1` as
-//!   `s / (s + 4)`. Terms are whole, stemmed words ([`crate::matching`]).
+//! * `lexical` measures how *distinctive* the task's words are that the
+//!   memory holds, not how much of the task it covers, so a long natural
+//!   prompt is not penalised for its length. The task is analysed into
+//!   evidence groups ([`super::terms::analyze`]): each word with its
+//!   synonyms, the parts of a word the store only knows split, and the
+//!   words of the paths it names or is given. Each group counts once per
+//!   memory, as
+//!   `weight × idf(term) / idf(a term only one memory has) × saturation(tf)`,
+//!   where `saturation` is BM25F's term-frequency curve (k1 = 1.2,
+//!   b = 0.75) over title (×3), tags (×2), summary (×2), scope (×1.5) and
+//!   detail (×1); the sum `evidence` becomes `lexical = 1 − e^(−evidence / 0.5)`.
+//!   One word that only a few memories use, in a title, is strong evidence;
+//!   words every memory uses are none. A task that only asks a question
+//!   needs more ([`super::Tuning::read_only_factor`]).
 //! * `path`: when a scope glob matches a changed path, how specific the glob
 //!   is (literal segments 1, `*` segments ½, `**` nothing, over three:
 //!   `src/**` 0.33, `services/*/Dockerfile` 0.83, `src/payments/ledger.ts` 1),
-//!   else 0.
+//!   else 0. Paths named in the task text count too; an absolute one matches
+//!   a glob by any of its tails.
 //! * `lineage`: a memory that replaced another inherits 0.9 of the replaced
 //!   one's relevance, so a task naming the old approach finds the new one.
-//! * `path_words`: 1 when the title, tags or scope name a distinctive word
-//!   of a path's file name (`ledger` for `src/payments/ledger.ts`).
 //! * `module`: 1 when a scope module is named by `--module` or is a segment
 //!   of a changed path.
 //! * `embedding`: cosine similarity of task and memory vectors, rescaled so
 //!   that 0.2 and below count as nothing (absent without vectors).
+//!
+//! `bm25` (the classic BM25F sum over the same groups) and `coverage` (the
+//! share of the task's weight matched) are reported for `--explain`.
 //!
 //! **Priority** orders the relevant memories:
 //! `relevance × type × importance × risk × freshness × usage`, with type
@@ -39,51 +51,26 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::index::{Doc, Index};
+use super::terms::{self, GroupKind, QueryText};
 use crate::matching::Glob;
 use crate::model::{Importance, MemoryId, MemoryType, Risk};
-use crate::review::text::tokens;
 
 /// BM25 parameters.
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
-/// `lexical = s / (s + LEXICAL_HALF) · coverage^COVERAGE_POWER`.
-const LEXICAL_HALF: f64 = 4.0;
-const COVERAGE_POWER: f64 = 0.75;
 
-/// Words that say what kind of work a task is, not what it is about
-/// (after stemming); they never count as matches.
-const TASK_WORDS: &[&str] = &[
-    "fix",
-    "add",
-    "update",
-    "change",
-    "implement",
-    "make",
-    "improve",
-    "support",
-    "handle",
-    "new",
-    "issue",
-    "bug",
-    "task",
-    "work",
-    "get",
-    "set",
-    "need",
-    "want",
-    "should",
-    "can",
-    "also",
-    "please",
-    "how",
-    "why",
-    "what",
-    "look",
-    "check",
-    "investigate",
-    "some",
-    "all",
-];
+/// `lexical = 1 − e^(−evidence / EVIDENCE_SCALE)`.
+const EVIDENCE_SCALE: f64 = 0.5;
+/// A query group by term position: its weight, how it combines, whether
+/// it can make a memory relevant, and its terms with their weights.
+type GroupTerms = (f64, GroupKind, bool, Vec<(usize, f64)>);
+
+/// What a single matched word counts when it is not in the memory's title
+/// or tags.
+const PASSING_MENTION: f64 = 0.5;
+/// The order's scale: the order is `1 − e^(−total / ORDER_SCALE)` with
+/// `total = evidence + support + 1.5·path + 0.5·module + 1.5·embedding`.
+const ORDER_SCALE: f64 = 3.0;
 
 /// How specific a glob is, `0..=1`: literal segments count 1, segments with
 /// `*` or `?` count ½, `**` counts nothing; over three. `src/**` is weak
@@ -125,22 +112,27 @@ impl Query<'_> {
 pub struct Components {
     /// Raw BM25F score.
     pub bm25: f64,
-    /// Share of the task's term weight (IDF) the memory matches.
+    /// Share of what the task's own words say (weight × idf) that the
+    /// memory matches; it raises `lexical` by up to double its evidence.
     pub coverage: f64,
-    /// BM25F squashed to `0..1`, times coverage.
+    /// Sum of the distinctive evidence of the task's own words the memory
+    /// holds: what can make it relevant.
+    pub evidence: f64,
+    /// Sum of the evidence of the paths' words: it only orders memories.
+    pub support: f64,
+    /// `1 − e^(−evidence / scale)`: the lexical part of relevance.
     pub lexical: f64,
     /// Rescaled cosine similarity, when vectors exist.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub embedding: Option<f64>,
     /// Specificity of the most specific scope glob matching a path.
     pub path: f64,
-    /// 1 when the title, tags or scope name a word of a path's file name (`ledger` for `src/payments/ledger.ts`).
-    pub path_words: f64,
     /// 1 when a scope module matches.
     pub module: f64,
     /// Relevance inherited from a memory this one superseded.
     pub lineage: f64,
-    /// The noisy-or of the above (or the inherited relevance, if higher).
+    /// The noisy-or of the above (or the inherited relevance, if higher):
+    /// whether the memory is shown at all.
     pub relevance: f64,
     /// Type weight.
     pub type_weight: f64,
@@ -152,7 +144,8 @@ pub struct Components {
     pub freshness: f64,
     /// Usage weight.
     pub usage: f64,
-    /// `relevance × weights`.
+    /// The order: the same noisy-or with the paths' words counted too,
+    /// times the weights.
     pub score: f64,
 }
 
@@ -169,16 +162,37 @@ pub struct Scored<'a> {
     pub matched_terms: Vec<String>,
 }
 
-/// The stemmed words of a task that ranking matches: whole words, minus
-/// the words that only say what kind of work it is.
-pub fn query_terms(task: Option<&str>) -> Vec<String> {
-    task.map(|t| {
-        tokens(t)
-            .into_iter()
-            .filter(|w| !TASK_WORDS.contains(&w.as_str()))
-            .collect()
-    })
-    .unwrap_or_default()
+/// Every term whose postings ranking may read for a task and its paths
+/// (the task's words, their synonyms and splits, the paths' words).
+pub fn query_terms(task: Option<&str>, paths: &[String]) -> Vec<String> {
+    let mut out = task.map(terms::candidate_terms).unwrap_or_default();
+    for p in paths {
+        let (file, dirs) = terms::path_words(p);
+        out.extend(file.into_iter().chain(dirs).map(|(w, _)| w));
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The task analysed against the index's vocabulary, with the paths' words
+/// as evidence groups; and every path to match scopes against.
+pub fn analyze_query(index: &Index, query: &Query<'_>) -> (QueryText, Vec<String>) {
+    let known = |t: &str| index.postings.get(t).is_some_and(|p| !p.is_empty());
+    let mut q = query
+        .task
+        .map(|t| terms::analyze(t, &known))
+        .unwrap_or_default();
+    let mut paths: Vec<String> = query.paths.to_vec();
+    for p in &q.paths {
+        if !paths.contains(p) {
+            paths.push(p.clone());
+        }
+    }
+    for p in &paths {
+        q.add_path(p);
+    }
+    (q, paths)
 }
 
 /// Scores the documents at `pool` (positions in `index.docs`) against
@@ -198,19 +212,31 @@ pub fn rank<'a>(
     similarities: Option<&[Option<f64>]>,
     usage: &HashMap<MemoryId, u32>,
 ) -> Vec<Scored<'a>> {
-    let terms = query_terms(query.task);
+    let (analysis, paths) = analyze_query(index, query);
     let mut in_pool = vec![false; index.docs.len()];
     for &p in pool {
         in_pool[p] = true;
     }
-    // Weighted frequencies of the query terms, only for documents that have one.
+    // Every distinct term of the groups, with its postings in the pool.
+    let mut term_ids: HashMap<&str, usize> = HashMap::new();
+    for g in &analysis.groups {
+        for (t, _) in &g.terms {
+            let next = term_ids.len();
+            term_ids.entry(t.as_str()).or_insert(next);
+        }
+    }
+    let n_terms = term_ids.len();
     let mut tf: HashMap<usize, Vec<f64>> = HashMap::new();
-    let mut df = vec![0.0f64; terms.len()];
-    for (i, term) in terms.iter().enumerate() {
-        for p in index.postings.get(term).map_or(&[][..], Vec::as_slice) {
+    let mut df = vec![0.0f64; n_terms];
+    #[allow(
+        clippy::iter_over_hash_type,
+        reason = "each document's frequencies are filled in place whatever the order"
+    )]
+    for (term, &i) in &term_ids {
+        for p in index.postings.get(*term).map_or(&[][..], Vec::as_slice) {
             let d = p.doc as usize;
             if p.tf > 0.0 && in_pool.get(d).copied().unwrap_or(false) {
-                tf.entry(d).or_insert_with(|| vec![0.0; terms.len()])[i] += f64::from(p.tf);
+                tf.entry(d).or_insert_with(|| vec![0.0; n_terms])[i] += f64::from(p.tf);
                 df[i] += 1.0;
             }
         }
@@ -222,53 +248,122 @@ pub fn rank<'a>(
         .map(|&p| f64::from(index.docs[p].len))
         .sum::<f64>()
         / pool_size;
-    let idf: Vec<f64> = df
+    let idf_of = |d: f64| ((pool_size - d + 0.5) / (d + 0.5) + 1.0).ln();
+    let idf: Vec<f64> = df.iter().map(|&d| idf_of(d)).collect();
+    // The idf of a term only one memory has: evidence is measured against it.
+    let idf_max = idf_of(1.0).max(1e-9);
+    let groups: Vec<GroupTerms> = analysis
+        .groups
         .iter()
-        .map(|d| ((pool_size - d + 0.5) / (d + 0.5) + 1.0).ln())
+        .map(|g| {
+            let weight = g.terms.iter().map(|(_, w)| *w).fold(0.0, f64::max);
+            let terms = g
+                .terms
+                .iter()
+                .map(|(t, w)| (term_ids[t.as_str()], *w))
+                .collect();
+            (weight, g.kind, g.trigger, terms)
+        })
         .collect();
-    let total_idf: f64 = idf.iter().sum();
-    let path_words = path_words(query.paths);
-    let path_segments: Vec<String> = query
-        .paths
-        .iter()
-        .flat_map(|p| p.split('/').map(str::to_lowercase).collect::<Vec<_>>())
-        .collect();
-    let no_tf = vec![0.0; terms.len()];
+    // How much each of the task's own words says: its weight times the idf
+    // of the word itself (a word no memory uses says the most).
+    let say = |(w, _, trigger, terms): &GroupTerms| {
+        if *trigger {
+            w * terms.first().map_or(0.0, |(i, _)| idf[*i])
+        } else {
+            0.0
+        }
+    };
+    let total_say: f64 = groups.iter().map(say).sum();
+    let term_names: Vec<&str> = {
+        let mut v = vec![""; n_terms];
+        #[allow(clippy::iter_over_hash_type, reason = "filled by position")]
+        for (t, &i) in &term_ids {
+            v[i] = t;
+        }
+        v
+    };
+    let no_tf = vec![0.0; n_terms];
     let mut out: Vec<Scored<'a>> = pool
         .par_iter()
         .map(|&position| {
             let m = &index.docs[position];
             let tf = tf.get(&position).unwrap_or(&no_tf);
             let len = f64::from(m.len);
+            let norm = K1 * (1.0 - B + B * len / avg_len.max(1e-9));
+            // BM25's saturation of a term frequency, in 0..1.
+            let sat = |i: usize| tf[i] / (tf[i] + norm);
             let mut bm25 = 0.0;
-            let mut matched = Vec::new();
-            for (i, term) in terms.iter().enumerate() {
-                if tf[i] > 0.0 {
-                    let norm = K1 * (1.0 - B + B * len / avg_len.max(1e-9));
-                    bm25 += idf[i] * tf[i] * (K1 + 1.0) / (tf[i] + norm);
-                    matched.push(term.clone());
+            let mut evidence = 0.0;
+            let mut support = 0.0;
+            let mut matched_say = 0.0;
+            let mut trigger_groups = 0usize;
+            let mut on_topic = false;
+            let mut matched: Vec<String> = Vec::new();
+            for group in &groups {
+                let (_, kind, trigger, terms) = group;
+                let per_term = terms.iter().map(|&(i, w)| {
+                    (
+                        i,
+                        w * idf[i] / idf_max * sat(i),
+                        w * idf[i] * (K1 + 1.0) * sat(i),
+                    )
+                });
+                let (best, best_bm25, hit) = match kind {
+                    GroupKind::Any => per_term.fold((0.0f64, 0.0f64, None), |acc, (i, e, b)| {
+                        if e > acc.0 { (e, b, Some(i)) } else { acc }
+                    }),
+                    GroupKind::All => {
+                        let all: Vec<(usize, f64, f64)> = per_term.collect();
+                        if all.iter().all(|(_, e, _)| *e > 0.0) {
+                            let e = all.iter().map(|(_, e, _)| *e).fold(f64::MAX, f64::min);
+                            let b = all.iter().map(|(_, _, b)| *b).fold(f64::MAX, f64::min);
+                            (e, b, all.first().map(|(i, _, _)| *i))
+                        } else {
+                            (0.0, 0.0, None)
+                        }
+                    }
+                };
+                if best > 0.0 {
+                    if *trigger {
+                        evidence += best;
+                        trigger_groups += 1;
+                        on_topic |= hit.is_some_and(|i| m.on_topic(term_names[i]));
+                    } else {
+                        support += best;
+                    }
+                    bm25 += best_bm25;
+                    matched_say += say(group);
+                    if let Some(i) = hit {
+                        let name = term_names[i].to_owned();
+                        if !matched.contains(&name) {
+                            matched.push(name);
+                        }
+                    }
                 }
             }
-            let matched_idf: f64 = terms
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| tf[*i] > 0.0)
-                .map(|(i, _)| idf[i])
-                .fold(0.0, |a, b| a + b);
-            let coverage = if total_idf > 0.0 {
-                matched_idf / total_idf
+            // One word of the task that the memory only mentions in passing
+            // ("one partition per calendar month") is weak evidence of what
+            // it is about: it counts half.
+            if trigger_groups == 1 && !on_topic {
+                evidence *= PASSING_MENTION;
+            }
+            let coverage = if total_say > 0.0 {
+                matched_say / total_say
             } else {
                 0.0
             };
-            let lexical = bm25 / (bm25 + LEXICAL_HALF) * coverage.powf(COVERAGE_POWER);
-            let path = if query.paths.is_empty() {
+            // A short task whose few words a memory holds is as clear as a
+            // long one with many distinctive matches.
+            let lexical = 1.0 - (-evidence * (1.0 + coverage) / EVIDENCE_SCALE).exp();
+            let path = if paths.is_empty() {
                 0.0
             } else {
                 m.scope_paths
                     .iter()
                     .filter(|raw| {
                         let g = Glob::new(raw);
-                        query.paths.iter().any(|p| g.matches(p))
+                        paths.iter().any(|p| path_matches(&g, p))
                     })
                     .map(|raw| specificity(raw))
                     .fold(0.0, f64::max)
@@ -276,36 +371,41 @@ pub fn rank<'a>(
             let module = f64::from(u8::from(m.modules.iter().any(|md| {
                 let md = md.to_lowercase();
                 query.modules.iter().any(|q| q.eq_ignore_ascii_case(&md))
-                    || path_segments.contains(&md)
+                    || paths
+                        .iter()
+                        .any(|p| p.split('/').any(|s| s.eq_ignore_ascii_case(&md)))
             })));
             let embedding = similarities
                 .and_then(|v| v[position])
                 .map(|c| ((c - 0.2) / 0.8).clamp(0.0, 1.0));
-            let named = f64::from(u8::from(path_words.iter().any(|w| m.names(w))));
+            let emb = embedding.unwrap_or(0.0);
             let mut relevance = 1.0
-                - (1.0 - 0.9 * lexical)
-                    * (1.0 - 0.7 * path)
-                    * (1.0 - 0.25 * named)
-                    * (1.0 - 0.3 * module)
-                    * (1.0 - 0.4 * embedding.unwrap_or(0.0));
+                - (1.0 - lexical) * (1.0 - 0.7 * path) * (1.0 - 0.3 * module) * (1.0 - 0.4 * emb);
+            // The order saturates far later than relevance: among relevant
+            // memories, more evidence still ranks higher.
+            let total = evidence + support + 1.5 * path + 0.5 * module + 1.5 * emb;
+            let mut order = 1.0 - (-total / ORDER_SCALE).exp();
             if query.is_empty() {
                 // No task and no paths: only repository-wide rules that matter.
                 let general = m.scope_paths.is_empty()
                     && m.modules.is_empty()
                     && m.importance >= Importance::High;
                 relevance = if general { 0.5 } else { 0.0 };
+                order = relevance;
             }
-            let c = weigh(m, relevance, now, usage.get(&m.id).copied().unwrap_or(0));
+            let mut c = weigh(m, order, now, usage.get(&m.id).copied().unwrap_or(0));
+            c.relevance = relevance;
             Scored {
                 doc: m,
                 position,
                 components: Components {
                     bm25,
                     coverage,
+                    evidence,
+                    support,
                     lexical,
                     embedding,
                     path,
-                    path_words: named,
                     module,
                     ..c
                 },
@@ -322,55 +422,17 @@ pub fn rank<'a>(
     out
 }
 
-/// Directory names and file stems too generic to say what a path is about.
-const GENERIC_PATH_WORDS: &[&str] = &[
-    "src",
-    "lib",
-    "app",
-    "apps",
-    "service",
-    "package",
-    "internal",
-    "pkg",
-    "cmd",
-    "test",
-    "spec",
-    "index",
-    "main",
-    "mod",
-    "util",
-    "utils",
-    "common",
-    "shared",
-    "core",
-    "web",
-    "api",
-    "server",
-    "client",
-    "component",
-    "page",
-    "type",
-    "model",
-    "handler",
-    "config",
-    "doc",
-    "readme",
-];
-
-/// The stemmed, distinctive words of the paths' file names.
-fn path_words(paths: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for p in paths {
-        // The file's own name says what it is about; directories are too broad.
-        let file = p.rsplit('/').next().unwrap_or(p);
-        let stem_part = file.split('.').next().unwrap_or(file);
-        for w in crate::review::text::words(stem_part) {
-            if w.len() >= 3 && !GENERIC_PATH_WORDS.contains(&w.as_str()) && !out.contains(&w) {
-                out.push(w);
-            }
-        }
+/// Whether a glob matches a path: a relative one as it is, an absolute one
+/// (`/home/me/repo/src/a.rs`, outside the repository's view) by any tail.
+fn path_matches(glob: &Glob, path: &str) -> bool {
+    if glob.matches(path) {
+        return true;
     }
-    out
+    let absolute = path.starts_with('/') || path.get(1..3) == Some(":/");
+    absolute
+        && path
+            .match_indices('/')
+            .any(|(i, _)| i + 1 < path.len() && glob.matches(&path[i + 1..]))
 }
 
 /// Lets every memory that superseded another inherit 0.9 of its relevance
@@ -395,7 +457,9 @@ pub fn inherit_from_superseded(scored: &mut [Scored<'_>]) {
         c.lineage = inh;
         if inh > c.relevance {
             c.relevance = inh;
-            c.score = c.relevance * c.type_weight * c.importance * c.risk * c.freshness * c.usage;
+            c.score = c
+                .score
+                .max(inh * c.type_weight * c.importance * c.risk * c.freshness * c.usage);
         }
     }
     scored.sort_by(|a, b| {

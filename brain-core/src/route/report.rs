@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::input::{Task, routing_triggers};
 use super::{MatchedMemory, RouteContext, RoutePlan, SessionPolicy};
 use crate::inject::index::Index;
-use crate::inject::{self, BLOCK_VERSION, EmbeddingUse, Layer, MIN_RELEVANCE, PathSource, Request};
+use crate::inject::{self, BLOCK_VERSION, EmbeddingUse, Layer, PathSource, Request};
 use crate::model::{Memory, MemoryId, Preference};
 
 /// Version of the `route` JSON contract; raised on any incompatible change.
@@ -69,6 +69,10 @@ pub struct RouteReport {
     pub paths: Vec<String>,
     /// Where the paths came from.
     pub path_source: PathSource,
+    /// Changed paths left out of `paths` (more changed than are routed
+    /// against).
+    #[serde(default, skip_serializing_if = "super::plan::is_zero")]
+    pub paths_omitted: usize,
     /// Memories whose routing was read, best match first: those the plan
     /// cites, and the best others up to [`MAX_MATCHED`].
     pub matched_memories: Vec<MatchedRef>,
@@ -122,6 +126,7 @@ impl crate::Brain {
         let usage = crate::activity::usage(&entries);
         let ranked = inject::rank_request(index, request, now, similarities, &usage);
         let task = Task::new(request.task, request.paths);
+        let threshold = request.tuning.threshold(request.task);
         let mut fetched: HashMap<usize, Memory> = HashMap::new();
         let mut matched: Vec<(usize, Vec<String>, Vec<String>)> = Vec::new();
         for s in &ranked {
@@ -132,7 +137,7 @@ impl crate::Brain {
             // routes when it is relevant to the task.
             let has_triggers =
                 !(s.doc.routing.trigger_paths.is_empty() && s.doc.routing.trigger_tasks.is_empty());
-            let relevant = s.components.relevance >= MIN_RELEVANCE;
+            let relevant = s.components.relevance >= threshold;
             let fired = if has_triggers {
                 routing_triggers(&s.doc.routing, &task).unwrap_or_default()
             } else {
@@ -259,6 +264,7 @@ impl crate::Brain {
                 task: request.task.map(str::to_owned),
                 paths: request.paths.to_vec(),
                 path_source: request.path_source,
+                paths_omitted: request.paths_omitted,
                 matched_memories: matched_refs,
                 matched_memories_omitted,
                 plan,

@@ -181,6 +181,7 @@ fn fingerprint() -> [u8; 32] {
     *FINGERPRINT.get_or_init(|| {
         let mut h = blake3::Hasher::new();
         h.update(&load::fingerprint());
+        h.update(crate::inject::terms::VERSION.as_bytes());
         h.update(
             serde_json::to_string(&schemars::schema_for!(Doc))
                 .unwrap_or_default()

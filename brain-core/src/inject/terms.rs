@@ -1,0 +1,1045 @@
+//! How memories and tasks are cut into terms for retrieval.
+//!
+//! **Memories** ([`for_each_term`]): every run of letters and digits,
+//! lowercased and stemmed with the Snowball English stemmer (`dependency`
+//! and `dependencies` are one term), stop words and bare numbers left out.
+//! An identifier also gives its parts and its joined form: `noFloatingPromises`
+//! and `no_floating_promises` both give `no`, `float`, `promis` and
+//! `nofloatingpromis`, so the two spellings of one name meet, and a task
+//! that names the identifier matches it more strongly than one that only
+//! shares its words.
+//!
+//! **Tasks** ([`analyze`]) go through the same cut, and then:
+//!
+//! * words that only say what kind of request it is ("please", "fix",
+//!   "make sure", "just") are left out: they match memories by accident;
+//! * lines of a pasted log count less than the prose around them, except
+//!   for identifiers, which are what a log names best;
+//! * paths in the text (`crates/uv/src/lock/mod.rs:812:27`, absolute or
+//!   relative) are taken out as paths, for scope matching;
+//! * a word a memory never uses may be two words it does (`rustdoc`,
+//!   `lockfile`): the splits are kept as a group that must match whole;
+//! * common developer synonyms (`argument`/`parameter`, `bump`/`upgrade`)
+//!   are added at a lower weight, each in its word's group, so a memory
+//!   using both is not counted twice;
+//! * a task that only asks a question ("explain …, don't change anything")
+//!   is marked read-only: rules about how to change code need stronger
+//!   evidence to be shown for it.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+
+/// Changes whenever the terms of a text change: the on-disk index built
+/// with other terms is rebuilt.
+pub const VERSION: &str = "terms-2";
+
+static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+/// Words too common to say anything about a topic (after lowercasing,
+/// before stemming).
+const STOPWORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are",
+    "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but",
+    "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "either", "etc",
+    "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers",
+    "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "me", "more",
+    "most", "my", "myself", "no", "nor", "not", "of", "off", "on", "once", "only", "or", "other",
+    "our", "ours", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than",
+    "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this", "those",
+    "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when",
+    "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your",
+    "yours", "yourself", "e.g", "eg", "ie", "i.e", "via", "also", "just", "s", "t", "d", "ll", "m",
+    "re", "ve", "don", "doesn", "didn", "isn", "aren", "wasn", "won", "shouldn", "can't", "let",
+    "may", "might", "must", "shall", "one", "two", "yet", "even", "every", "much", "many", "us",
+    "get", "got",
+];
+
+/// Words of a request that say what kind of request it is, not what it is
+/// about (before stemming). Left out of tasks, kept in memories.
+const REQUEST_WORDS: &[&str] = &[
+    "please",
+    "pls",
+    "thanks",
+    "thank",
+    "need",
+    "needs",
+    "needed",
+    "want",
+    "wants",
+    "wanted",
+    "make",
+    "makes",
+    "sure",
+    "help",
+    "know",
+    "go",
+    "goes",
+    "going",
+    "try",
+    "trying",
+    "tried",
+    "seem",
+    "seems",
+    "think",
+    "look",
+    "looks",
+    "looking",
+    "like",
+    "really",
+    "maybe",
+    "probably",
+    "something",
+    "anything",
+    "everything",
+    "thing",
+    "things",
+    "way",
+    "bit",
+    "lot",
+    "lots",
+    "able",
+    "fix",
+    "fixes",
+    "fixing",
+    "add",
+    "adds",
+    "adding",
+    "update",
+    "updates",
+    "change",
+    "changes",
+    "changed",
+    "implement",
+    "implementing",
+    "improve",
+    "support",
+    "handle",
+    "new",
+    "issue",
+    "bug",
+    "task",
+    "work",
+    "works",
+    "working",
+    "set",
+    "now",
+    "still",
+    "already",
+    "actually",
+    "currently",
+    "right",
+    "okay",
+    "ok",
+    "hey",
+    "hi",
+    "quick",
+    "quickly",
+    "small",
+    "tiny",
+    "bunch",
+    "stuff",
+    "somewhere",
+    "someone",
+    "anyone",
+    "time",
+    "today",
+    "yesterday",
+    "tomorrow",
+    "again",
+    "well",
+    "good",
+    "nice",
+    "great",
+    "better",
+    "best",
+    "bad",
+    "wrong",
+    "correct",
+    "properly",
+    "proper",
+    "start",
+    "started",
+    "done",
+    "finish",
+    "finished",
+    "keep",
+    "give",
+    "put",
+    "take",
+    "use",
+    "used",
+    "using",
+    "said",
+    "say",
+    "says",
+    "tell",
+    "see",
+    "saw",
+    "show",
+    "shows",
+    "come",
+    "came",
+    "read",
+    "want",
+    "able",
+    "without",
+    "within",
+    "there's",
+    "explain",
+    "explained",
+    "describe",
+    "understand",
+    "question",
+    "wonder",
+    "curious",
+    "code",
+    "it's",
+    "i'm",
+    "i've",
+    "i'd",
+    "we're",
+    "you're",
+    "that's",
+    "what's",
+    "here's",
+    "doesn't",
+    "didn't",
+    "don't",
+    "won't",
+    "can't",
+    "isn't",
+];
+
+/// Groups of words and abbreviations developers use for the same thing
+/// (before stemming): a task word pulls in the others of its group at
+/// [`SYNONYM_WEIGHT`]. General vocabulary of software work, not of any one
+/// project; a multi-word form contributes its words.
+const SYNONYMS: &[&[&str]] = &[
+    &["argument", "arg", "args", "parameter", "param", "params"],
+    &["option", "flag"],
+    &["bump", "upgrade"],
+    &["dependency", "dep", "deps"],
+    &["pr", "pull request"],
+    &["repo", "repository"],
+    &["config", "configuration", "cfg", "conf"],
+    &["doc", "docs", "documentation"],
+    &["env", "environment"],
+    &["auth", "authentication", "authn"],
+    &["authz", "authorization"],
+    &["db", "database"],
+    &["perf", "performance"],
+    &["dir", "directory", "folder"],
+    &["pkg", "package"],
+    &["lib", "library"],
+    &["fn", "func", "function"],
+    &["var", "variable"],
+    &["attr", "attribute"],
+    &["prop", "property"],
+    &["impl", "implementation"],
+    &["init", "initialize", "initialization"],
+    &["msg", "message"],
+    &["err", "error"],
+    &["ctx", "context"],
+    &["req", "request"],
+    &["resp", "response"],
+    &["app", "application"],
+    &["dev", "development"],
+    &["prod", "production"],
+    &["info", "information"],
+    &["spec", "specification"],
+    &["tmp", "temp", "temporary"],
+    &["max", "maximum"],
+    &["min", "minimum"],
+    &["crash", "panic"],
+    &["delete", "remove"],
+    &["backtrace", "stacktrace", "traceback", "stack trace"],
+    &["mock", "stub", "fake"],
+    &["flaky", "intermittent"],
+    &["hang", "stuck", "freeze"],
+    &["cli", "command line"],
+    &["ui", "user interface"],
+    &["os", "operating system"],
+    &["async", "asynchronous"],
+    &["regex", "regexp", "regular expression"],
+    &["i18n", "internationalization", "translation"],
+    &["l10n", "localization"],
+    &["a11y", "accessibility"],
+    &["k8s", "kubernetes"],
+    &["js", "javascript"],
+    &["ts", "typescript"],
+    &["py", "python"],
+    &["gh", "github"],
+    &["ci", "continuous integration"],
+    &["e2e", "end-to-end"],
+];
+
+/// Weight of a synonym, against 1 for a word of the task itself.
+pub const SYNONYM_WEIGHT: f64 = 0.5;
+/// Weight of a word found only in lines of a pasted log.
+pub const LOG_WEIGHT: f64 = 0.5;
+/// Weight of a word of a path's file name.
+pub const FILE_WORD_WEIGHT: f64 = 0.6;
+/// Weight of a word of a path's directories.
+pub const DIR_WORD_WEIGHT: f64 = 0.35;
+
+/// Path segments too generic to say what a path is about.
+const GENERIC_PATH_WORDS: &[&str] = &[
+    "src",
+    "lib",
+    "libs",
+    "app",
+    "apps",
+    "service",
+    "services",
+    "package",
+    "packages",
+    "internal",
+    "pkg",
+    "cmd",
+    "test",
+    "tests",
+    "spec",
+    "specs",
+    "index",
+    "main",
+    "mod",
+    "util",
+    "utils",
+    "common",
+    "shared",
+    "core",
+    "web",
+    "api",
+    "server",
+    "client",
+    "component",
+    "components",
+    "page",
+    "pages",
+    "type",
+    "types",
+    "model",
+    "models",
+    "handler",
+    "handlers",
+    "config",
+    "doc",
+    "docs",
+    "readme",
+    "crates",
+    "crate",
+    "www",
+    "public",
+    "assets",
+    "tools",
+    "scripts",
+    "script",
+    "java",
+    "kotlin",
+    "com",
+    "org",
+    "net",
+    "io",
+    "home",
+    "users",
+    "user",
+    "tmp",
+    "var",
+    "usr",
+    "opt",
+    "dist",
+    "build",
+    "target",
+    "node_modules",
+    "github",
+];
+
+/// Markers of a task that only asks about the code (before stemming,
+/// lowercased, matched as whole phrases).
+const READ_ONLY: &[&str] = &[
+    "explain, no code",
+    "just explain",
+    "explain only",
+    "only explain",
+    "don't change anything",
+    "do not change anything",
+    "dont change anything",
+    "no code changes",
+    "no code change",
+    "no changes",
+    "without changing",
+    "read-only",
+    "read only",
+    "don't modify",
+    "do not modify",
+    "don't edit",
+    "do not edit",
+    "no code",
+];
+
+/// Lowercases and stems one word.
+pub fn stem(word: &str) -> String {
+    let lower = word.to_lowercase();
+    if lower.chars().count() <= 3 || lower.chars().any(|c| c.is_ascii_digit()) {
+        return lower;
+    }
+    STEMMER.stem(&lower).into_owned()
+}
+
+fn is_stopword(lower: &str) -> bool {
+    STOPWORDS.contains(&lower)
+}
+
+/// Whether a lowercased word is only a number (`812`, `0`, `12ms` is not).
+fn is_number(lower: &str) -> bool {
+    lower.chars().all(|c| c.is_ascii_digit())
+}
+
+/// Splits one alphanumeric run at case changes and letter/digit joins that
+/// make an identifier: `noFloatingPromises` → no, Floating, Promises;
+/// `HTTPServer` → HTTP, Server. `iOS`, `gRPC`, `IDs` stay whole.
+fn camel_parts(run: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let chars: Vec<(usize, char)> = run.char_indices().collect();
+    let mut start = 0;
+    for w in 1..chars.len() {
+        let (i, cur) = chars[w];
+        let prev = chars[w - 1].1;
+        let camel = prev.is_lowercase() && cur.is_uppercase() && w >= 2;
+        let acronym = prev.is_uppercase()
+            && cur.is_uppercase()
+            && chars.get(w + 1).is_some_and(|(_, c)| c.is_lowercase())
+            && chars.get(w + 2).is_some_and(|(_, c)| c.is_lowercase());
+        if camel || acronym {
+            parts.push(&run[start..i]);
+            start = i;
+        }
+    }
+    parts.push(&run[start..]);
+    parts
+}
+
+/// Calls `f` with each retrieval term of `text`: stemmed words, and for
+/// identifiers their parts and joined form (see the module documentation).
+pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
+    for chunk in text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')) {
+        let words: Vec<&str> = chunk.split(['_', '-']).filter(|w| !w.is_empty()).collect();
+        if words.is_empty() {
+            continue;
+        }
+        let mut joined = String::new();
+        let mut pieces = 0usize;
+        for word in &words {
+            let parts = camel_parts(word);
+            let lower = word.to_lowercase();
+            if parts.len() > 1 {
+                let whole = stem(&lower);
+                f(&whole);
+                for p in &parts {
+                    emit_word(p, &mut f);
+                }
+            } else {
+                emit_word(word, &mut f);
+            }
+            joined.push_str(&lower);
+            pieces += parts.len();
+        }
+        if words.len() > 1 && pieces > 1 && joined.chars().count() >= 4 {
+            f(&stem(&joined));
+        }
+    }
+}
+
+fn emit_word(word: &str, f: &mut impl FnMut(&str)) {
+    let lower = word.to_lowercase();
+    if lower.chars().count() < 2 || is_stopword(&lower) || is_number(&lower) {
+        return;
+    }
+    f(&stem(&lower));
+}
+
+/// The terms of `text`, in order, with repeats.
+pub fn terms(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_term(text, |t| out.push(t.to_owned()));
+    out
+}
+
+/// How a query term is matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupKind {
+    /// Any one of the group's terms is enough (a word and its synonyms).
+    Any,
+    /// Every term must match (the parts of a split word).
+    All,
+}
+
+/// One unit of query evidence: a word of the task with its alternatives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// The word as the task has it (stemmed), for reports.
+    pub label: String,
+    /// Terms with their weights (the word itself first).
+    pub terms: Vec<(String, f64)>,
+    /// How the terms combine.
+    pub kind: GroupKind,
+    /// Whether it may, on its own, make a memory relevant: words of the
+    /// task do; words of its paths only support them (a path's directories
+    /// are shared by everything near it).
+    pub trigger: bool,
+}
+
+/// A task, analysed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QueryText {
+    /// Evidence groups, each counted once per memory.
+    pub groups: Vec<Group>,
+    /// Paths named in the text, as written (without `:line:col`).
+    pub paths: Vec<String>,
+    /// The task only asks about the code.
+    pub read_only: bool,
+}
+
+impl QueryText {
+    /// Every term any group may match, for loading postings.
+    pub fn all_terms(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .groups
+            .iter()
+            .flat_map(|g| g.terms.iter().map(|(t, _)| t.clone()))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Adds the words of `path`: its file name's words (and extension) as
+    /// one group that may make a memory relevant, its directories' words as
+    /// one that only supports; in each, the best word counts.
+    pub fn add_path(&mut self, path: &str) {
+        let (file, dirs) = path_words(path);
+        for (terms, trigger) in [(file, true), (dirs, false)] {
+            if !terms.is_empty() {
+                self.groups.push(Group {
+                    label: path.to_owned(),
+                    terms,
+                    kind: GroupKind::Any,
+                    trigger,
+                });
+            }
+        }
+    }
+}
+
+/// Whether a line of a task looks like part of a pasted log, diff or
+/// stack trace rather than prose.
+fn is_log_line(line: &str) -> bool {
+    let t = line.trim();
+    if t.is_empty() {
+        return false;
+    }
+    let starts = [
+        "-->",
+        "|",
+        "at ",
+        "error",
+        "warning",
+        "warn",
+        "note:",
+        "help:",
+        "=",
+        "+",
+        "@@",
+        "$ ",
+        ">",
+        "#",
+        "thread ",
+        "file ",
+        "traceback",
+        "---",
+        "✓",
+        "✗",
+        "✖",
+        "×",
+        "✔",
+    ];
+    let lower = t.to_lowercase();
+    if starts.iter().any(|s| lower.starts_with(s)) {
+        return true;
+    }
+    if line.starts_with("    ") || line.starts_with('\t') {
+        return true;
+    }
+    // Mostly symbols, digits and paths.
+    let letters = t.chars().filter(|c| c.is_alphabetic()).count();
+    let spaces = t.chars().filter(|c| c.is_whitespace()).count();
+    letters * 2 < t.chars().count() || (spaces == 0 && t.len() > 30)
+}
+
+/// Whether a whitespace-separated token is a path: it has a `/` between
+/// name characters, or is a file name with a short extension.
+fn path_token(token: &str) -> Option<String> {
+    let quote = |c: char| {
+        matches!(
+            c,
+            '`' | '\'' | '"' | '(' | ')' | '[' | ']' | '{' | '}' | ',' | ';' | '<' | '>'
+        )
+    };
+    // Quotes and brackets around it, and a trailing period or colon, in any order.
+    let mut t = token;
+    loop {
+        let next = t.trim_matches(quote).trim_end_matches(['.', ':', '!', '?']);
+        if next.len() == t.len() {
+            break;
+        }
+        t = next;
+    }
+    if t.contains("://") || t.starts_with("http") || t.contains('@') && !t.contains('/') {
+        return None;
+    }
+    // A Windows drive (`C:\\work\\x.rs`) is kept; `path:line:col` loses its numbers.
+    let drive = t.len() > 3
+        && t.as_bytes()[0].is_ascii_alphabetic()
+        && t.as_bytes()[1] == b':'
+        && matches!(t.as_bytes()[2], b'\\' | b'/');
+    let (prefix, rest) = if drive { t.split_at(2) } else { ("", t) };
+    let rest = rest
+        .split_once(':')
+        .filter(|(_, after)| after.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .map_or(rest, |(p, _)| p);
+    let t = &t[..prefix.len() + rest.len()];
+    let t = t.strip_prefix("./").unwrap_or(t);
+    if t.len() < 3 || t.contains(char::is_whitespace) {
+        return None;
+    }
+    let ok_chars = t
+        .chars()
+        .skip(prefix.len())
+        .all(|c| c.is_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '*' | '\\'));
+    if !ok_chars {
+        return None;
+    }
+    let t = t.replace('\\', "/");
+    let segments: Vec<&str> = t.split('/').filter(|s| !s.is_empty()).collect();
+    let has_ext = segments.last().is_some_and(|last| {
+        last.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && (1..=10).contains(&ext.len())
+                && ext.chars().all(char::is_alphanumeric)
+                && ext.chars().any(char::is_alphabetic)
+        })
+    });
+    let dir = t.contains('/') && segments.len() >= 2;
+    let dotfile = segments
+        .first()
+        .is_some_and(|s| s.starts_with('.') && s.len() > 1);
+    if !(has_ext || dir || (dotfile && t.contains('/'))) {
+        return None;
+    }
+    // `e.g.`, `i.e.`, versions (`0.12.9`), `Foo.bar` member accesses without a
+    // known shape are not paths.
+    if !t.contains('/') {
+        let (stem, ext) = t.rsplit_once('.')?;
+        if stem.contains('.') && !stem.starts_with('.') || stem.len() == 1 && ext.len() == 1 {
+            return None;
+        }
+        if stem.chars().next().is_some_and(char::is_uppercase) && ext.len() > 4 {
+            return None;
+        }
+        if ext.chars().any(char::is_uppercase) {
+            return None;
+        }
+    }
+    Some(t)
+}
+
+/// Terms with their weights.
+pub type Weighted = Vec<(String, f64)>;
+
+/// The words of a path that say what it is about, with their weights: the
+/// file name's (and its extension's), and the directories'.
+pub fn path_words(path: &str) -> (Weighted, Weighted) {
+    let mut file_words: Vec<(String, f64)> = Vec::new();
+    let mut dir_words: Vec<(String, f64)> = Vec::new();
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let push = |out: &mut Vec<(String, f64)>, text: &str, weight: f64| {
+        for_each_term(text, |t| {
+            if t.chars().count() >= 2
+                && !GENERIC_PATH_WORDS.contains(&t)
+                && !out.iter().any(|(w, _)| w == t)
+            {
+                out.push((t.to_owned(), weight));
+            }
+        });
+    };
+    for (i, seg) in segments.iter().enumerate() {
+        let is_file = i + 1 == segments.len() && !path.ends_with('/');
+        if is_file {
+            // `Aspire.Hosting.cs`: the name is all but the extension, which
+            // says what kind of file it is (`Cargo.lock`, `css.ungram`).
+            match seg.trim_start_matches('.').rsplit_once('.') {
+                Some((name, ext)) if !name.is_empty() => {
+                    push(&mut file_words, name, FILE_WORD_WEIGHT);
+                    push(&mut file_words, ext, DIR_WORD_WEIGHT);
+                }
+                _ => push(&mut file_words, seg, FILE_WORD_WEIGHT),
+            }
+        } else {
+            push(&mut dir_words, seg.trim_start_matches('.'), DIR_WORD_WEIGHT);
+        }
+    }
+    dir_words.retain(|(w, _)| !file_words.iter().any(|(f, _)| f == w));
+    (file_words, dir_words)
+}
+
+/// Whether a word (lowercased) only says what kind of request a task is.
+fn is_request_word(lower: &str) -> bool {
+    static STEMS: LazyLock<Vec<String>> =
+        LazyLock::new(|| REQUEST_WORDS.iter().map(|w| stem(w)).collect());
+    REQUEST_WORDS.contains(&lower) || STEMS.iter().any(|s| *s == stem(lower))
+}
+
+/// Analyses a task: its terms in groups with weights, its paths, whether it
+/// only asks a question. `vocabulary` says whether a term occurs in the
+/// store at all (to split unknown words into known ones). The words of the
+/// paths are not task words; [`QueryText::add_path`] adds them, supporting.
+pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
+    let mut counts: Vec<(String, f64)> = Vec::new();
+    let add = |term: &str, weight: f64, counts: &mut Vec<(String, f64)>| {
+        if let Some(c) = counts.iter_mut().find(|(t, _)| t == term) {
+            // Repeats make a word more central, with diminishing returns.
+            c.1 = c.1.max(weight) + 0.15 * weight;
+        } else {
+            counts.push((term.to_owned(), weight));
+        }
+    };
+    let mut paths: Vec<String> = Vec::new();
+    for line in task.lines() {
+        let log = is_log_line(line);
+        let mut prose = String::with_capacity(line.len());
+        for token in line.split_whitespace() {
+            if let Some(p) = path_token(token) {
+                if !paths.contains(&p) {
+                    paths.push(p);
+                }
+                continue;
+            }
+            if token.contains("://") {
+                continue;
+            }
+            prose.push_str(token);
+            prose.push(' ');
+        }
+        // Request words are dropped before cutting, on the raw words.
+        for chunk in prose.split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '\'')))
+        {
+            let chunk = chunk.trim_matches(['\'', '-', '_']);
+            let lower = chunk.to_lowercase();
+            if lower.is_empty() || is_request_word(&lower) {
+                continue;
+            }
+            let identifier = chunk.contains(['_', '-'])
+                || camel_parts(chunk).len() > 1
+                || chunk.chars().any(|c| c.is_ascii_digit())
+                    && chunk.chars().any(char::is_alphabetic);
+            let weight = if log && !identifier { LOG_WEIGHT } else { 1.0 };
+            for_each_term(chunk, |t| add(t, weight, &mut counts));
+        }
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    for (term, weight) in counts {
+        let mut g = Group {
+            label: term.clone(),
+            terms: vec![(term.clone(), weight)],
+            kind: GroupKind::Any,
+            trigger: true,
+        };
+        for syn in synonyms(&term) {
+            if !g.terms.iter().any(|(t, _)| *t == syn) {
+                g.terms.push((syn, weight * SYNONYM_WEIGHT));
+            }
+        }
+        groups.push(g);
+        if !vocabulary(&term)
+            && let Some((a, b)) = split_known(&term, vocabulary)
+        {
+            groups.push(Group {
+                label: format!("{a}+{b}"),
+                terms: vec![(a, weight * 0.8), (b, weight * 0.8)],
+                kind: GroupKind::All,
+                trigger: true,
+            });
+        }
+    }
+    QueryText {
+        groups,
+        paths,
+        read_only: read_only(task),
+    }
+}
+
+/// Whether a task only asks about the code (see [`analyze`]).
+pub fn read_only(task: &str) -> bool {
+    let lower = task.to_lowercase();
+    READ_ONLY.iter().any(|m| lower.contains(m)) || is_question(&lower)
+}
+
+/// A task that is only a question: it opens with a question word and asks
+/// for no change.
+fn is_question(lower: &str) -> bool {
+    let t = lower.trim();
+    let opens = [
+        "how does",
+        "how do",
+        "how is",
+        "how are",
+        "what does",
+        "what is",
+        "what's",
+        "what are",
+        "why does",
+        "why is",
+        "why do",
+        "where does",
+        "where is",
+        "which ",
+        "explain",
+        "describe",
+        "can you explain",
+        "could you explain",
+    ];
+    let asks_change = [
+        "fix",
+        "change",
+        "add ",
+        "update",
+        "implement",
+        "refactor",
+        "write",
+        "create",
+        "remove",
+        "make ",
+        "rename",
+        "move",
+        "bump",
+        "upgrade",
+        "delete",
+        "open a pr",
+        "commit",
+    ];
+    opens.iter().any(|o| t.starts_with(o)) && !asks_change.iter().any(|c| t.contains(c))
+}
+
+/// The stemmed synonyms of a stemmed term: the other words of its groups.
+fn synonyms(term: &str) -> Vec<String> {
+    static TABLE: LazyLock<HashMap<String, Vec<String>>> = LazyLock::new(|| {
+        let mut map: HashMap<String, Vec<String>> = HashMap::new();
+        for group in SYNONYMS {
+            let forms: Vec<(String, Vec<String>)> = group
+                .iter()
+                .map(|w| {
+                    let t = terms(w);
+                    (t.join(" "), t)
+                })
+                .collect();
+            for (key, key_terms) in &forms {
+                // Only one-word forms are looked up; every form contributes.
+                if key_terms.len() != 1 {
+                    continue;
+                }
+                let entry = map.entry(key.clone()).or_default();
+                for (_, other) in &forms {
+                    for t in other {
+                        if t != key && !entry.contains(t) {
+                            entry.push(t.clone());
+                        }
+                    }
+                }
+            }
+        }
+        map
+    });
+    TABLE.get(term).cloned().unwrap_or_default()
+}
+
+/// Splits a word the store never uses into two words it does, each of at
+/// least three letters (`rustdoc` → `rust` + `doc`); the split with the
+/// longest shorter part wins.
+fn split_known(term: &str, vocabulary: &dyn Fn(&str) -> bool) -> Option<(String, String)> {
+    if term.chars().count() < 6 || !term.chars().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let mut best: Option<(usize, String, String)> = None;
+    for i in 3..=term.len() - 3 {
+        let (a, b) = term.split_at(i);
+        let (sa, sb) = (stem(a), stem(b));
+        if vocabulary(&sa) && vocabulary(&sb) && !is_stopword(a) && !is_stopword(b) {
+            let shorter = a.len().min(b.len());
+            if best.as_ref().is_none_or(|(s, _, _)| shorter > *s) {
+                best = Some((shorter, sa, sb));
+            }
+        }
+    }
+    best.map(|(_, a, b)| (a, b))
+}
+
+/// Every term a task may need postings for, including those of any split of
+/// its words (the vocabulary is not known before the postings are read).
+pub fn candidate_terms(task: &str) -> Vec<String> {
+    let q = analyze(task, &|_| true);
+    let mut out = q.all_terms();
+    for g in &q.groups {
+        let term = &g.label;
+        if term.chars().count() >= 6 && term.chars().all(|c| c.is_ascii_lowercase()) {
+            for i in 3..=term.len() - 3 {
+                let (a, b) = term.split_at(i);
+                out.push(stem(a));
+                out.push(stem(b));
+            }
+        }
+    }
+    for p in &q.paths {
+        let (file, dirs) = path_words(p);
+        out.extend(file.into_iter().chain(dirs).map(|(w, _)| w));
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_give_parts_and_joined_forms() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "noFloatingPromises",
+                &["nofloatingpromis", "float", "promis"],
+            ),
+            (
+                "no_floating_promises",
+                &["float", "promis", "nofloatingpromis"],
+            ),
+            ("dependencies and dependency", &["depend", "depend"]),
+            (
+                "`requires_python` instead of `rp`",
+                &["requir", "python", "requirespython", "instead", "rp"],
+            ),
+            ("HTTPServer", &["httpserver", "http", "server"]),
+            ("line 812 of E0433", &["line", "e0433"]),
+            ("pre-existing", &["pre", "exist", "preexist"]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(terms(text), *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn paths_come_out_of_prose_and_logs() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "   --> crates/uv-resolver/src/lock/mod.rs:812:27",
+                &["crates/uv-resolver/src/lock/mod.rs"],
+            ),
+            (
+                "edit ./src/app.ts, then `Cargo.toml`.",
+                &["src/app.ts", "Cargo.toml"],
+            ),
+            ("see https://example.com/a/b.html and e.g. v0.12.9", &[]),
+            (
+                "/home/dana/src/x/pydantic_ai/models/google.py:412:24 - error",
+                &["/home/dana/src/x/pydantic_ai/models/google.py"],
+            ),
+            ("put it in .github/workflows/", &[".github/workflows/"]),
+            (
+                "C:\\work\\repo\\src\\main.rs failed",
+                &["C:/work/repo/src/main.rs"],
+            ),
+        ];
+        for (text, want) in cases {
+            let q = analyze(text, &|_| true);
+            assert_eq!(q.paths, *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn request_words_are_dropped_and_questions_are_read_only() {
+        let q = analyze("Please just fix the flaky refund test, thanks", &|_| true);
+        let labels: Vec<&str> = q.groups.iter().map(|g| g.label.as_str()).collect();
+        assert_eq!(labels, ["flaki", "refund", "test"]);
+        assert!(!q.read_only);
+        assert!(
+            analyze(
+                "How does `uv tree --invert` pick roots? Just explain.",
+                &|_| true
+            )
+            .read_only
+        );
+        assert!(
+            analyze(
+                "Explain how WaitFor works. Read-only, don't change anything.",
+                &|_| true
+            )
+            .read_only
+        );
+        assert!(!analyze("How do I fix the flaky test?", &|_| true).read_only);
+    }
+
+    #[test]
+    fn unknown_words_split_into_known_ones_and_synonyms_join_groups() {
+        let vocab = |t: &str| matches!(t, "rust" | "doc" | "comment" | "lock" | "file");
+        let q = analyze("add rustdoc to the public items", &vocab);
+        let split = q.groups.iter().find(|g| g.kind == GroupKind::All).unwrap();
+        assert_eq!(
+            split
+                .terms
+                .iter()
+                .map(|(t, _)| t.as_str())
+                .collect::<Vec<_>>(),
+            ["rust", "doc"]
+        );
+        let q = analyze("five arguments", &vocab);
+        let arg = q.groups.iter().find(|g| g.label == "argument").unwrap();
+        assert!(
+            arg.terms
+                .iter()
+                .any(|(t, w)| t == "paramet" && (*w - SYNONYM_WEIGHT).abs() < 1e-9)
+        );
+    }
+
+    #[test]
+    fn path_words_weigh_file_names_above_directories() {
+        let words = |p: &str| {
+            let (f, d) = path_words(p);
+            (
+                f.into_iter().map(|(w, _)| w).collect::<Vec<_>>(),
+                d.into_iter().map(|(w, _)| w).collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(
+            words("crates/uv-resolver/src/lock/mod.rs"),
+            (
+                vec!["rs".to_owned()],
+                vec![
+                    "uv".to_owned(),
+                    "resolv".to_owned(),
+                    "uvresolv".to_owned(),
+                    "lock".to_owned()
+                ]
+            )
+        );
+        assert_eq!(
+            words("Cargo.lock"),
+            (vec!["cargo".to_owned(), "lock".to_owned()], vec![])
+        );
+        assert_eq!(
+            words("src/Aspire.Hosting/Aspire.Hosting.cs").0,
+            ["aspir", "host", "cs"]
+        );
+        assert_eq!(words(".github/workflows/").1, ["workflow"]);
+    }
+}
