@@ -3,7 +3,7 @@
 //! set's README prescribes: only the printed block counts.
 //!
 //! ```text
-//! cargo bench -p brain-cli --bench retrieval_dev                      # ../shared/retrieval-dev
+//! cargo bench -p brain-cli --bench retrieval_dev                      # tests/fixtures/retrieval-dev
 //! cargo bench -p brain-cli --bench retrieval_dev -- --set tests/fixtures/retrieval-holdout
 //! cargo bench -p brain-cli --bench retrieval_dev -- --corpus uv --details
 //! ```
@@ -11,8 +11,9 @@
 //! Flags: `--set DIR` (a set laid out like `../shared/retrieval-dev`; may be
 //! repeated), `--corpus NAME` (only corpora whose directory contains NAME),
 //! `--details` (one line per task), `--keep DIR` (keep the scratch
-//! repositories), `--bin PATH` (another `brain` build), and anything after
-//! `--inject` is passed to `brain inject`.
+//! repositories), `--bin PATH` (another `brain` build), `--config YAML`
+//! (appended to each store's config, e.g. another embedding provider), and
+//! anything after `--inject` is passed to `brain inject`.
 
 #![allow(
     clippy::print_stdout,
@@ -38,6 +39,7 @@ fn main() -> std::process::ExitCode {
         binary: PathBuf::from(env!("CARGO_BIN_EXE_brain")),
         inject_args: Vec::new(),
         keep: None,
+        config: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -45,8 +47,12 @@ fn main() -> std::process::ExitCode {
             "--set" => sets.push(PathBuf::from(args.next().unwrap())),
             "--corpus" => only = args.next(),
             "--details" => details = true,
+            "--config" => opts.config = args.next(),
             "--keep" => opts.keep = args.next().map(PathBuf::from),
-            "--bin" => opts.binary = PathBuf::from(args.next().unwrap()),
+            "--bin" => {
+                let bin = PathBuf::from(args.next().unwrap());
+                opts.binary = bin.canonicalize().unwrap_or(bin);
+            }
             "--inject" => opts.inject_args.extend(args.by_ref()),
             "--bench" => {}
             other => {
@@ -56,10 +62,14 @@ fn main() -> std::process::ExitCode {
         }
     }
     if sets.is_empty() {
-        sets.push(workspace.join("../shared/retrieval-dev"));
+        sets.push(workspace.join("tests/fixtures/retrieval-dev"));
     }
     for dir in sets {
-        let dir = if dir.is_absolute() { dir } else { workspace.join(dir) };
+        let dir = if dir.is_absolute() {
+            dir
+        } else {
+            workspace.join(dir)
+        };
         let set = match devset::DevSet::load(&dir) {
             Ok(s) => s,
             Err(e) => {

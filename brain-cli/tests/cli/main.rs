@@ -10,6 +10,7 @@ mod common;
 mod test_add;
 mod test_capture;
 mod test_concurrency;
+mod test_devset;
 mod test_edit;
 mod test_embed;
 mod test_failures;

@@ -17,7 +17,11 @@
     dead_code,
     unreachable_pub,
     clippy::cast_precision_loss,
-    reason = "shared by a bench and a test, each using part of it; counts fit an f64"
+    clippy::disallowed_methods,
+    clippy::struct_field_names,
+    reason = "shared by a bench and a test, each using part of it; counts fit an f64; \
+              the scratch runs get the caller's PATH to find git; a task's text is `task`, \
+              as in the set's files"
 )]
 
 use std::collections::BTreeMap;
@@ -67,7 +71,11 @@ impl DevSet {
             }
             let cols: Vec<&str> = line.split('\t').collect();
             if cols.len() < 3 {
-                return Err(format!("{}:{}: too few columns", manifest.display(), no + 1));
+                return Err(format!(
+                    "{}:{}: too few columns",
+                    manifest.display(),
+                    no + 1
+                ));
             }
             corpora
                 .entry(cols[0].to_owned())
@@ -192,6 +200,9 @@ pub struct Options {
     pub inject_args: Vec<String>,
     /// Keep the scratch repositories under this directory.
     pub keep: Option<PathBuf>,
+    /// YAML appended to every store's `config.yaml` after `brain init`
+    /// (another embedding provider, other thresholds).
+    pub config: Option<String>,
 }
 
 fn run_cmd(cmd: &mut Command, what: &str) -> Result<String, String> {
@@ -262,22 +273,32 @@ fn prepare(
     git(repo, &["add", "-A"])?;
     git(repo, &["commit", "-q", "-m", "rule files"])?;
     brain(opts, repo, &["init"])?;
+    if let Some(extra) = &opts.config {
+        let path = repo.join(".brain/config.yaml");
+        let mut text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        text.push('\n');
+        text.push_str(extra);
+        text.push('\n');
+        std::fs::write(&path, text).map_err(|e| e.to_string())?;
+    }
     let mut import = vec!["import"];
     import.extend(files.iter().map(String::as_str));
     brain(opts, repo, &import)?;
     brain(opts, repo, &["approve", "--all"])?;
+    if opts.config.is_some() {
+        // Embed every memory once, as a user does after choosing a provider.
+        brain(opts, repo, &["index"])?;
+    }
     // A second import must write nothing, also after the merges of approval.
     let mut again = vec!["--format", "json"];
     again.extend(&import);
     let report: serde_json::Value =
         serde_json::from_str(&brain(opts, repo, &again)?).map_err(|e| e.to_string())?;
-    let second_import_writes = report["files"]
-        .as_array()
-        .map_or(0, |fs| {
-            fs.iter()
-                .map(|f| f["written"].as_array().map_or(0, Vec::len))
-                .sum()
-        });
+    let second_import_writes = report["files"].as_array().map_or(0, |fs| {
+        fs.iter()
+            .map(|f| f["written"].as_array().map_or(0, Vec::len))
+            .sum()
+    });
     // The memories' texts, for the phrases import lost.
     let list: serde_json::Value = serde_json::from_str(&brain(
         opts,
@@ -305,18 +326,18 @@ fn prepare(
             mem["detail"].as_str().unwrap_or_default()
         )));
     }
-    let mut lost = Vec::new();
+    let mut missing = Vec::new();
     for t in set.tasks.iter().filter(|t| t.corpus == corpus) {
         for p in &t.expect {
             let n = normalise(p);
-            if !texts.iter().any(|x| x.contains(n.as_str())) && !lost.contains(p) {
-                lost.push(p.clone());
+            if !texts.iter().any(|x| x.contains(n.as_str())) && !missing.contains(p) {
+                missing.push(p.clone());
             }
         }
     }
     Ok(ImportStats {
         memories: texts.len(),
-        lost_phrases: lost,
+        lost_phrases: missing,
         titles,
         scopes,
         second_import_writes,
@@ -344,7 +365,11 @@ fn entries(block: &str, ids: &[String]) -> Vec<String> {
         let known: Vec<usize> = starts.iter().flatten().copied().collect();
         for s in &starts {
             out.push(match s {
-                Some(s) => known.iter().copied().find(|&k| k > *s).unwrap_or(block.len()),
+                Some(s) => known
+                    .iter()
+                    .copied()
+                    .find(|&k| k > *s)
+                    .unwrap_or(block.len()),
                 None => 0,
             });
         }
@@ -360,7 +385,10 @@ fn entries(block: &str, ids: &[String]) -> Vec<String> {
 /// Runs every task of `set` (of the corpora matching `only`, when given).
 pub fn run(set: &DevSet, opts: &Options, only: Option<&str>) -> Result<Run, String> {
     let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let base = opts.keep.clone().unwrap_or_else(|| tmp.path().to_path_buf());
+    let base = opts
+        .keep
+        .clone()
+        .unwrap_or_else(|| tmp.path().to_path_buf());
     let mut out = Run::default();
     for (corpus, files) in &set.corpora {
         if only.is_some_and(|o| !corpus.contains(o)) {
@@ -425,7 +453,13 @@ pub fn metrics<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Metrics {
     let pos: Vec<&&Outcome> = all.iter().filter(|o| !o.task.abstain).collect();
     let neg: Vec<&&Outcome> = all.iter().filter(|o| o.task.abstain).collect();
     let phrases: usize = pos.iter().map(|o| o.task.expect.len()).sum();
-    let ratio = |n: usize, d: usize| if d == 0 { f64::NAN } else { n as f64 / d as f64 };
+    let ratio = |n: usize, d: usize| {
+        if d == 0 {
+            f64::NAN
+        } else {
+            n as f64 / d as f64
+        }
+    };
     let recall = |k: usize| ratio(pos.iter().map(|o| o.found_in_top(k)).sum(), phrases);
     let injected: usize = pos.iter().map(|o| o.entries.len()).sum();
     let mean = |v: &[&&Outcome], f: &dyn Fn(&Outcome) -> f64| {
@@ -491,7 +525,11 @@ pub fn table(heading: &str, rows: &[(String, Metrics)]) -> String {
             if m.abstain_tasks == 0 {
                 "–".to_owned()
             } else {
-                format!("{}/{}", (m.abstain * m.abstain_tasks as f64).round(), m.abstain_tasks)
+                format!(
+                    "{}/{}",
+                    (m.abstain * m.abstain_tasks as f64).round(),
+                    m.abstain_tasks
+                )
             },
             tok(m.tokens_positive),
             tok(m.tokens_abstain),
@@ -513,10 +551,7 @@ pub fn report(run: &Run) -> String {
             .collect::<Vec<_>>()
     };
     let mut s = String::new();
-    s.push_str(&table(
-        "all",
-        &[("all".to_owned(), metrics(&run.outcomes))],
-    ));
+    s.push_str(&table("all", &[("all".to_owned(), metrics(&run.outcomes))]));
     s.push('\n');
     s.push_str(&table("corpus", &group(&|o| o.task.corpus.clone())));
     s.push('\n');
@@ -566,7 +601,14 @@ pub fn details(run: &Run) -> String {
             o.task.difficulty.as_deref().unwrap_or("abstain"),
             o.task.style,
             o.ids.join(", "),
-            o.task.task.lines().next().unwrap_or_default().chars().take(70).collect::<String>()
+            o.task
+                .task
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .take(70)
+                .collect::<String>()
         );
     }
     s
