@@ -374,7 +374,10 @@ impl Brain {
         now: Timestamp,
         actor: Option<&str>,
     ) -> Result<CaptureReport, Error> {
-        let local = crate::extract::run(req.text, req.touched);
+        let tree = crate::store::git::tracked_paths(self.store().layout().root())
+            .ok()
+            .flatten();
+        let local = crate::extract::run_in(req.text, req.touched, tree.as_deref());
         let (found, extractor) = match req.external {
             Some(Ok(drafts)) => (
                 external_extraction(drafts, &local),

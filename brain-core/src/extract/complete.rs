@@ -166,7 +166,12 @@ static MODULE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Builds the draft for one fragment.
-pub fn complete(fragment: &Fragment, class: &Classification, touched: &[String]) -> Draft {
+pub fn complete(
+    fragment: &Fragment,
+    class: &Classification,
+    touched: &[String],
+    tree: Option<&[String]>,
+) -> Draft {
     let text = fragment.text();
     let title = title(&fragment.sentences, class.kind);
     let summary = summary(&fragment.sentences);
@@ -190,7 +195,7 @@ pub fn complete(fragment: &Fragment, class: &Classification, touched: &[String])
         Some(c) => format!("{c} {text}"),
         None => text.clone(),
     };
-    let paths = paths(&own_text, touched);
+    let paths = scope(&own_text, touched, tree);
     let modules = modules(&own_text);
     let tags = tags(&paths, &modules);
     let severe = !find_phrases(&text, SEVERE_RISK).is_empty();
@@ -400,6 +405,8 @@ pub fn scope(text: &str, touched: &[String], tree: Option<&[String]>) -> Vec<Str
     let mut out: Vec<String> = Vec::new();
     for p in paths(text, touched) {
         let resolved = match tree {
+            // A file the session touched counts even before it is tracked.
+            Some(_) if touched.contains(&p) => Some(p.clone()),
             Some(files) => resolve_in_tree(&p, files),
             None => plausible(&p, text).then(|| p.clone()),
         };
@@ -563,6 +570,42 @@ mod tests {
         let t = title(&s(long), MemoryType::Gotcha);
         assert!(t.chars().count() <= MAX_TITLE, "{t}");
         assert!(t.starts_with("The importer reads every file"), "{t}");
+    }
+
+    #[test]
+    fn scopes_are_real_paths_of_the_tree() {
+        let tree: Vec<String> = [
+            "crates/uv-resolver/src/lock/mod.rs",
+            "crates/uv/src/lock/mod.rs.orig",
+            "src/payments/ledger.ts",
+            "web/src/types/index.ts",
+            "docs/a/README.md",
+            "docs/b/README.md",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        // (text, scope with the tree, scope without one)
+        let cases: &[(&str, &[&str], &[&str])] = &[
+            ("Avoid `.unwrap()` in library code.", &[], &[]),
+            ("I/O errors are retried once.", &[], &[]),
+            (
+                "The lockfile logic is in `lock/mod.rs`.",
+                &["crates/uv-resolver/src/lock/mod.rs"],
+                &["lock/mod.rs"],
+            ),
+            ("Ledger rows live in `ledger.ts`.", &["src/payments/ledger.ts"], &["**/ledger.ts"]),
+            ("See README.md for the rules.", &[], &["**/README.md"]),
+            ("Shared types go in `web/src/types/`.", &["web/src/types/**"], &["web/src/types/**"]),
+            ("Gone: `src/old/thing.rs`.", &[], &["src/old/thing.rs"]),
+            ("Files under `*/api/*.cs` are generated.", &["*/api/*.cs"], &["*/api/*.cs"]),
+        ];
+        for (text, with_tree, without) in cases {
+            assert_eq!(scope(text, &[], Some(&tree)), *with_tree, "with tree: {text}");
+            assert_eq!(scope(text, &[], None), *without, "without: {text}");
+        }
+        // A file the session touched counts before it is tracked.
+        let touched = vec!["src/new.rs".to_owned()];
+        assert_eq!(scope("Wrote `src/new.rs`.", &touched, Some(&tree)), ["src/new.rs"]);
     }
 
     #[test]

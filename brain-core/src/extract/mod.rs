@@ -192,6 +192,12 @@ pub struct Extraction {
 /// `touched` are files the caller knows were changed; bare file names in the
 /// text resolve against them.
 pub fn run(text: &str, touched: &[String]) -> Extraction {
+    run_in(text, touched, None)
+}
+
+/// [`run`] inside a repository whose tracked files are `tree`: the scope
+/// of a draft is checked against them ([`complete::scope`]).
+pub fn run_in(text: &str, touched: &[String], tree: Option<&[String]>) -> Extraction {
     let mut out = Extraction::default();
     let fragments = chunk::fragments(text, &classify::has_signal);
     out.trace.push(TraceEvent {
@@ -202,7 +208,7 @@ pub fn run(text: &str, touched: &[String]) -> Extraction {
     let mut kept: Vec<(Draft, u32)> = Vec::new();
     let mut lines: Vec<usize> = Vec::new();
     for f in &fragments {
-        if let Some(kept_draft) = process(f, touched, &mut out) {
+        if let Some(kept_draft) = process(f, touched, tree, &mut out) {
             kept.push(kept_draft);
             lines.push(f.line);
         }
@@ -239,7 +245,12 @@ pub fn run(text: &str, touched: &[String]) -> Extraction {
     clippy::too_many_lines,
     reason = "one stage after another, each traced"
 )]
-fn process(f: &chunk::Fragment, touched: &[String], out: &mut Extraction) -> Option<(Draft, u32)> {
+fn process(
+    f: &chunk::Fragment,
+    touched: &[String],
+    tree: Option<&[String]>,
+    out: &mut Extraction,
+) -> Option<(Draft, u32)> {
     let text = f.text();
     let excerpt = excerpt(&text);
     out.trace.push(TraceEvent {
@@ -307,7 +318,7 @@ fn process(f: &chunk::Fragment, touched: &[String], out: &mut Extraction) -> Opt
         });
         return None;
     }
-    let draft = complete::complete(f, &class, touched);
+    let draft = complete::complete(f, &class, touched, tree);
     out.trace.push(TraceEvent {
         stage: Stage::Complete,
         line: f.line,

@@ -385,7 +385,23 @@ pub fn stem(word: &str) -> String {
     if lower.chars().count() <= 3 || lower.chars().any(|c| c.is_ascii_digit()) {
         return lower;
     }
-    STEMMER.stem(&lower).into_owned()
+    // Building an index stems the same few thousand words over and over:
+    // each thread remembers the stems it made (up to a bound).
+    thread_local! {
+        static STEMS: std::cell::RefCell<HashMap<String, String>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    STEMS.with(|cache| {
+        if let Some(s) = cache.borrow().get(&lower) {
+            return s.clone();
+        }
+        let s = STEMMER.stem(&lower).into_owned();
+        let mut c = cache.borrow_mut();
+        if c.len() < 200_000 {
+            c.insert(lower, s.clone());
+        }
+        s
+    })
 }
 
 fn is_stopword(lower: &str) -> bool {
