@@ -31,6 +31,7 @@
 mod classify;
 mod decide;
 mod novalue;
+mod replacement;
 mod subject;
 pub mod text;
 mod values;

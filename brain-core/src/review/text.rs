@@ -7,8 +7,10 @@
 
 use std::collections::BTreeSet;
 
+pub use super::replacement::{REPLACEMENT_WORDING, Replaced, replacements};
+
 /// Words too common to say anything about a memory's topic.
-const STOPWORDS: &[&str] = &[
+pub(super) const STOPWORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "by", "do", "does", "for", "from", "has", "have",
     "in", "into", "is", "it", "its", "of", "on", "or", "our", "so", "that", "the", "their", "then",
     "there", "these", "this", "to", "was", "we", "were", "when", "which", "with", "you", "your",
@@ -488,164 +490,6 @@ fn is_subject(word: &str) -> bool {
     !code_words(word).iter().all(|w| filler(w))
 }
 
-/// Wording that says a text replaces an earlier rule.
-pub const REPLACEMENT_WORDING: &[&str] = &[
-    "instead of",
-    "no longer",
-    "not anymore",
-    "replaces",
-    "replaced by",
-    "supersedes",
-    "deprecated",
-    "switch from",
-    "switched from",
-    "migrate from",
-    "migrated from",
-    "moved away from",
-    "moved off",
-    "went from",
-    "changed from",
-    "stop using",
-    "stopped using",
-    "in favor of",
-    "in favour of",
-    "switched off",
-    "turned off",
-    "shut down",
-    "phased out",
-    "decommissioned",
-    "retired",
-    "gone",
-    "destroyed",
-    "replaced",
-    "moved from",
-    "extracted from",
-    "split out of",
-    "ported from",
-    "moved",
-    "migrated",
-    "switched",
-    "ported",
-    "moved to",
-    "moved into",
-    "extracted into",
-    "split into",
-    "relocated to",
-    "now lives in",
-    "now live in",
-    "now in",
-    "now sit in",
-    "now sit under",
-    "was removed",
-    "were removed",
-    "been removed",
-    "was deleted",
-    "were deleted",
-    "been deleted",
-    "was dropped",
-    "were dropped",
-    "dropped",
-    "archived",
-];
-
-/// Which side of a replacement phrase names the replaced thing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Side {
-    /// "use X instead of **Y**", "we no longer **Y**", "X replaces **Y**".
-    After,
-    /// "**Y** is replaced by X".
-    Before,
-    /// "**Y** is deprecated", "the deprecated **Y**", "we switched off **Y**".
-    Both,
-    /// "we moved jobs from **Y** to Z": after a later "from" in the clause,
-    /// else nothing.
-    From,
-}
-
-fn object_side(phrase: &str) -> Side {
-    match phrase {
-        "not anymore" | "replaced by" | "in favor of" | "in favour of" | "gone" | "moved to"
-        | "moved into" | "extracted into" | "split into" | "relocated to" | "now lives in"
-        | "now live in" | "now in" | "now sit in" | "now sit under" => Side::Before,
-        "deprecated" | "switched off" | "turned off" | "shut down" | "phased out"
-        | "decommissioned" | "retired" | "destroyed" | "was removed" | "were removed"
-        | "been removed" | "was deleted" | "were deleted" | "been deleted" | "was dropped"
-        | "were dropped" | "dropped" | "archived" => Side::Both,
-        "moved" | "migrated" | "switched" | "ported" => Side::From,
-        _ => Side::After,
-    }
-}
-
-/// How many topic words next to a replacement phrase can name the replaced thing.
-const OBJECT_WORDS: usize = 6;
-
-/// Words that say nothing about *what* is replaced: "we no longer do it this
-/// way", "this is no longer needed".
-const GENERIC_OBJECT: &[&str] = &[
-    "anymore",
-    "anything",
-    "appli",
-    "apply",
-    "case",
-    "done",
-    "hold",
-    "here",
-    "necessary",
-    "need",
-    "now",
-    "one",
-    "recommend",
-    "requir",
-    "rule",
-    "support",
-    "thing",
-    "true",
-    "use",
-    "used",
-    "valid",
-    "way",
-    "work",
-    "code",
-    "file",
-    "logic",
-    "dropp",
-    "remov",
-    "delet",
-    "archiv",
-    "entirely",
-    "everywhere",
-    "all",
-    "new",
-    "old",
-    "there",
-];
-
-/// Words that negate a replacement phrase right after them: "rows are never
-/// deleted", "it was not dropped".
-const PHRASE_NEGATIONS: &[&str] = &[
-    "not", "never", "no", "don", "doesn", "isn", "aren", "wasn", "weren", "won", "cannot",
-    "shouldn", "mustn",
-];
-
-/// A replacement phrase found in a text, with the words that name what it
-/// says is replaced.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Replaced {
-    /// The phrase, one of [`REPLACEMENT_WORDING`].
-    pub phrase: &'static str,
-    /// Topic words naming the replaced thing, one set per side of the phrase
-    /// that names something; empty when the phrase only refers back to what
-    /// was said ("we no longer do it this way").
-    pub objects: Vec<BTreeSet<String>>,
-}
-
-impl Replaced {
-    /// Whether the phrase names nothing and only refers back.
-    pub fn refers_back(&self) -> bool {
-        self.objects.is_empty()
-    }
-}
-
 /// Splits text into clauses (at `, ; : ! ? ( )`, dashes, line breaks, and a
 /// full stop followed by a space or the end), each as its [`words`]:
 /// "Moment.js" stays in one clause.
@@ -671,80 +515,6 @@ pub fn clauses(text: &str) -> Vec<Vec<String>> {
     let w = words(&current);
     if !w.is_empty() {
         out.push(w);
-    }
-    out
-}
-
-/// The topic words of `words`, nearest first, that can name a replaced thing.
-fn object_words<'w>(words: impl Iterator<Item = &'w String>) -> BTreeSet<String> {
-    words
-        .filter(|w| !STOPWORDS.contains(&w.as_str()) && !GENERIC_OBJECT.contains(&w.as_str()))
-        .take(OBJECT_WORDS)
-        .cloned()
-        .collect()
-}
-
-/// Finds the replacement phrases of `text` and, within their clause, the
-/// words naming what they say is replaced: after "instead of", "no longer"
-/// and "replaces" (up to "to" or "onto" in "switch from X to Y" and "moved
-/// off X onto Y"), before "replaced by" and "is gone", on either side of
-/// "deprecated" and "decommissioned". When the side a phrase looks at names
-/// nothing ("X is no longer needed"), the other side is used.
-pub fn replacements(text: &str) -> Vec<Replaced> {
-    let needles: Vec<(&'static str, Vec<String>)> =
-        REPLACEMENT_WORDING.iter().map(|p| (*p, words(p))).collect();
-    let mut out = Vec::new();
-    for clause in clauses(text) {
-        for (phrase, needle) in &needles {
-            let n = needle.len();
-            if n == 0 || clause.len() < n {
-                continue;
-            }
-            for start in (0..=clause.len() - n).filter(|&i| clause[i..i + n] == needle[..]) {
-                let negated = clause[start.saturating_sub(2)..start]
-                    .iter()
-                    .any(|w| PHRASE_NEGATIONS.contains(&w.as_str()));
-                // "replaced by" and "moved to" are phrases of their own.
-                let longer = matches!(
-                    *phrase,
-                    "replaced" | "moved" | "migrated" | "switched" | "ported"
-                ) && clause.get(start + n).is_some_and(|w| {
-                    ["by", "to", "into", "from", "off", "away", "out"].contains(&w.as_str())
-                });
-                if negated || longer {
-                    continue;
-                }
-                let mut after = &clause[start + n..];
-                if object_side(phrase) == Side::From {
-                    let Some(from) = after.iter().position(|w| w == "from") else {
-                        continue;
-                    };
-                    after = &after[from + 1..];
-                }
-                let cut: &[&str] = match needle.last().map(String::as_str) {
-                    Some("from" | "off" | "of") => &["to", "onto", "into"],
-                    _ if object_side(phrase) == Side::From => &["to", "onto", "into"],
-                    _ if *phrase == "replaced" => &["with"],
-                    _ => &[],
-                };
-                if let Some(to) = after.iter().position(|w| cut.contains(&w.as_str())) {
-                    after = &after[..to];
-                }
-                let after = object_words(after.iter());
-                let before = object_words(clause[..start].iter().rev());
-                let sides = match object_side(phrase) {
-                    Side::After if after.is_empty() => vec![before],
-                    Side::After | Side::From => vec![after],
-                    Side::Before if before.is_empty() => vec![after],
-                    Side::Before => vec![before],
-                    Side::Both => vec![before, after],
-                };
-                out.push(Replaced {
-                    phrase,
-                    objects: sides.into_iter().filter(|s| !s.is_empty()).collect(),
-                });
-            }
-        }
     }
     out
 }
@@ -901,56 +671,7 @@ mod tests {
     }
 
     #[test]
-    fn replacement_objects_table() {
-        type Case<'a> = (&'a str, &'a [(&'a str, &'a [&'a [&'a str]])]);
-        let set = |w: &[&str]| -> BTreeSet<String> { w.iter().map(|x| (*x).to_owned()).collect() };
-        let cases: &[Case] = &[
-            (
-                "Use date-fns instead of Moment.js; it is smaller.",
-                &[("instead of", &[&["moment", "js"]])],
-            ),
-            ("We no longer do it this way.", &[("no longer", &[])]),
-            (
-                "The jobs Redis instance is no longer needed.",
-                &[("no longer", &[&["jobs", "redis", "instance"]])],
-            ),
-            (
-                "We migrated from CircleCI to GitHub Actions.",
-                &[("migrated from", &[&["circleci"]])],
-            ),
-            (
-                "ingress-nginx is deprecated here.",
-                &[("deprecated", &[&["ingress", "nginx"]])],
-            ),
-            (
-                "Heroku review apps were switched off in March.",
-                &[("switched off", &[&["heroku", "review", "apps"], &["march"]])],
-            ),
-            (
-                "A missing key is replaced by the raw key.",
-                &[("replaced by", &[&["miss", "key"]])],
-            ),
-            ("Partial writes leave the ledger inconsistent.", &[]),
-            (
-                "We moved off pip-tools onto uv.",
-                &[("moved off", &[&["pip", "tool"]])],
-            ),
-            (
-                "RestHighLevelClient is gone from services/search.",
-                &[("gone", &[&["resthighlevelclient"]])],
-            ),
-        ];
-        for (text, expected) in cases {
-            let got: Vec<(&str, Vec<BTreeSet<String>>)> = replacements(text)
-                .into_iter()
-                .map(|r| (r.phrase, r.objects))
-                .collect();
-            let want: Vec<(&str, Vec<BTreeSet<String>>)> = expected
-                .iter()
-                .map(|(p, objects)| (*p, objects.iter().map(|o| set(o)).collect()))
-                .collect();
-            assert_eq!(got, want, "{text}");
-        }
+    fn clauses_split_at_punctuation() {
         assert_eq!(
             clauses("Use Moment.js, not the other one; see the docs. Done"),
             [
