@@ -8,7 +8,7 @@
 //! | a `dismissed` memory is repeated (see [`rejected_repeat`]) | duplicate | reject |
 //! | the candidate only reports activity or progress ("Fixed a typo", "WIP", "Rebased on main") and states nothing lasting | no durable value | reject, no target |
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
-//! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of"), or a lineage link names it, in any scope but a narrower one, also for a decision replacing a convention | full replacement | supersede |
+//! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
 //! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), no additive wording, scope not disjoint | full replacement | supersede |
 //! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, or words only it shares with the candidate | novel | accept |
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
@@ -159,9 +159,9 @@ fn supersede(scored: &Scored) -> Verdict {
 }
 
 fn classify(features: &Features, all: &[Scored]) -> Verdict {
-    // Another type is only ever replaced by name; a distinct subject never.
-    let same_type: Vec<&Scored> = all.iter().filter(|s| !s.cross_type).collect();
-    if let Some(verdict) = rejected_repeat(&same_type) {
+    // Dismissed knowledge stays dismissed whatever type it comes back as.
+    let scored: Vec<&Scored> = all.iter().collect();
+    if let Some(verdict) = rejected_repeat(&scored) {
         return verdict;
     }
     if let Some(why) = &features.no_value {
@@ -310,14 +310,19 @@ fn replaced_by_name(live: &[&Scored]) -> Option<Verdict> {
     }
     // Wording only in the summary ("read it from the primary instead of the
     // replica") must be about the same thing; a title that announces the
-    // replacement is.
+    // replacement is. A narrower scope is an exception carved out of the
+    // target ("in the admin app, use X instead of Y") and another type
+    // another kind of knowledge, unless the wording names the target beyond
+    // doubt: the new thing may live anywhere.
     let named = live
         .iter()
         .filter(|s| {
             s.evidence.lineage_link
                 || (!s.evidence.replacement_wording.is_empty()
-                    && s.evidence.scope != ScopeRelation::Narrower
+                    && ((s.evidence.scope != ScopeRelation::Narrower && s.kindred())
+                        || s.named_clearly())
                     && (s.named_in_title
+                        || s.named_clearly()
                         || s.evidence.combined >= OVERLAP
                         || s.evidence.same_identity
                         || (s.same_topic() && same_scope(s.evidence.scope))))
@@ -326,6 +331,7 @@ fn replaced_by_name(live: &[&Scored]) -> Option<Verdict> {
             a.evidence
                 .lineage_link
                 .cmp(&b.evidence.lineage_link)
+                .then(a.names_term.cmp(&b.names_term))
                 .then(a.replaced_words.cmp(&b.replaced_words))
                 .then(a.evidence.combined.total_cmp(&b.evidence.combined))
                 .then(b.evidence.target.cmp(&a.evidence.target))

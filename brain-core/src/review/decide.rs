@@ -166,6 +166,8 @@ pub(super) struct Scored {
     pub(super) changed: Option<ValueChange>,
     /// The target is of another type (a decision replacing a convention).
     pub(super) cross_type: bool,
+    /// The two are a decision and a convention.
+    pub(super) rules_pair: bool,
     /// The titles share their shape but name different things.
     pub(super) distinct: Option<Distinct>,
     /// Topic words both memories use and no other memory compared with the
@@ -177,6 +179,32 @@ pub(super) struct Scored {
     /// The candidate's title says it replaces or moves what the target is
     /// about ("We switched from Jest to Vitest", "Shaders moved to …").
     pub(super) named_in_title: bool,
+    /// What a replacement phrase says is replaced holds a whole identifier,
+    /// path or code span of the target ("`src/locales/*.json` were
+    /// deleted" against a memory about `src/locales`).
+    pub(super) names_term: bool,
+    /// What a replacement phrase says is replaced holds a word of the
+    /// target's title: what the target is about, not a detail of it.
+    pub(super) names_title: bool,
+}
+
+impl Scored {
+    /// The replacement wording names the target beyond doubt: one of its
+    /// identifiers, or a word of its title, said in the candidate's title or
+    /// together with another word of the target. Such a replacement holds
+    /// wherever the new thing lives and whatever type the candidate has.
+    pub(super) fn named_clearly(&self) -> bool {
+        !self.evidence.replacement_wording.is_empty()
+            && (self.names_term
+                || (self.names_title && (self.named_in_title || self.replaced_words >= 2)))
+    }
+
+    /// The target is of a type the candidate can replace without naming it
+    /// clearly: the same type, or a decision and a convention (both say how
+    /// things are done here).
+    pub(super) fn kindred(&self) -> bool {
+        !self.cross_type || self.rules_pair
+    }
 }
 
 impl Scored {
@@ -262,8 +290,14 @@ pub(super) fn evidence(
             .iter()
             .any(|m| !target.scope.modules.contains(m))
         || (!candidate.detail.trim().is_empty() && detail < DUPLICATE);
-    let (replacement_wording, restates_title, replaced_words, named_in_title) =
-        replacement_of(features, target_features, &target_words, combined);
+    let Replacement {
+        phrases: replacement_wording,
+        restates_title,
+        named: replaced_words,
+        in_title: named_in_title,
+        names_term,
+        names_title,
+    } = replacement_of(features, target_features, &target_words, combined);
     let changed = values::change(&features.values, &target_features.values);
     let distinct = if find_phrases(all_text, ADDITIVE_WORDING).is_empty() && !features.elaborates {
         subject::distinct(
@@ -308,10 +342,19 @@ pub(super) fn evidence(
                 .all(|w| !text::NEGATIONS.contains(&w.as_str())),
         changed,
         cross_type: candidate.kind != target.kind,
+        rules_pair: {
+            use crate::model::MemoryType::{Convention, Decision};
+            matches!(
+                (candidate.kind, target.kind),
+                (Decision, Convention) | (Convention, Decision)
+            )
+        },
         distinct,
         specific,
         replaced_words,
         named_in_title,
+        names_term,
+        names_title,
     }
 }
 
@@ -386,13 +429,21 @@ fn replacement_of(
     target: &Features,
     target_tokens: &BTreeSet<String>,
     combined: f64,
-) -> (Vec<String>, bool, usize, bool) {
+) -> Replacement {
     let replacements = candidate.replacements();
     if replacements.is_empty() {
-        return (Vec::new(), false, 0, false);
+        return Replacement::default();
     }
     let mut named = 0;
     let mut in_title = false;
+    let mut names_term = false;
+    let mut names_title = false;
+    let target_terms: Vec<Vec<String>> = target
+        .terms
+        .iter()
+        .map(|t| text::words(&t.text))
+        .filter(|w| !w.is_empty())
+        .collect();
     let target_words: BTreeSet<&str> = target_tokens
         .iter()
         .chain(&target.topic)
@@ -437,6 +488,14 @@ fn replacement_of(
                 .unwrap_or(0),
         );
         in_title |= candidate.title_replacements.contains(r);
+        names_term |= r
+            .objects
+            .iter()
+            .any(|o| target_terms.iter().any(|t| t.iter().all(|w| o.contains(w))));
+        names_title |= r.objects.iter().any(|o| {
+            o.iter()
+                .any(|w| title_words.contains(w) && !subject::generic(&text::root(w)))
+        });
         found.push(r.phrase);
         restates_title |= r.objects.iter().any(|o| {
             let n = o.intersection(title_words).count();
@@ -451,7 +510,35 @@ fn replacement_of(
         .filter(|p| found.contains(p))
         .map(|p| (*p).to_owned())
         .collect();
-    (phrases, restates_title, named, in_title)
+    Replacement {
+        phrases,
+        restates_title,
+        named,
+        in_title,
+        names_term,
+        names_title,
+    }
+}
+
+/// What [`replacement_of`] finds about one target.
+#[derive(Debug, Default)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent signals, read by name"
+)]
+struct Replacement {
+    /// The phrases about the target, in [`REPLACEMENT_WORDING`] order.
+    phrases: Vec<String>,
+    /// One of them restates the target's title.
+    restates_title: bool,
+    /// The most target words one of them names.
+    named: usize,
+    /// One of them is in the candidate's title.
+    in_title: bool,
+    /// One of them names a whole identifier, path or code span of the target.
+    names_term: bool,
+    /// One of them names a word of the target's title.
+    names_title: bool,
 }
 
 pub(super) fn owned(v: Vec<&str>) -> Vec<String> {
@@ -709,6 +796,87 @@ mod tests {
                 c.name
             );
             assert!(!out.reason.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_clearly_named_replacement_crosses_scope_and_type() {
+        use MemoryType::{Convention, Decision as D, Gotcha};
+        struct Case {
+            name: &'static str,
+            target: (
+                MemoryType,
+                &'static str,
+                &'static str,
+                &'static [&'static str],
+            ),
+            candidate: (
+                MemoryType,
+                &'static str,
+                &'static str,
+                &'static [&'static str],
+            ),
+            decision: Decision,
+        }
+        let cases = [
+            Case {
+                name: "narrower scope, the old library named in the title",
+                target: (
+                    Convention,
+                    "Use Sidekiq for background jobs",
+                    "Workers live in app/workers and run under Sidekiq with Redis.",
+                    &["app/workers/**", "config/sidekiq.yml"],
+                ),
+                candidate: (
+                    D,
+                    "We dropped Sidekiq - background jobs run on GoodJob now",
+                    "Sidekiq and Redis were removed; jobs are stored in Postgres by GoodJob.",
+                    &["config/sidekiq.yml"],
+                ),
+                decision: Decision::Supersede,
+            },
+            Case {
+                name: "a gotcha retires a convention's path",
+                target: (
+                    Convention,
+                    "Deploy scripts live in scripts/deploy",
+                    "Run scripts/deploy/release.sh from a clean checkout.",
+                    &["scripts/deploy/**"],
+                ),
+                candidate: (
+                    Gotcha,
+                    "Release builds fail when started from a laptop",
+                    "scripts/deploy was deleted; releases only run from the pipeline now.",
+                    &["ci/**"],
+                ),
+                decision: Decision::Supersede,
+            },
+            Case {
+                name: "another type, a detail of the target's body only",
+                target: (
+                    Convention,
+                    "Log lines are JSON",
+                    "Use the shared logger; the old syslog adapter writes plain text.",
+                    &[],
+                ),
+                candidate: (
+                    Gotcha,
+                    "Syslog forwarding drops long lines",
+                    "The adapter is obsolete on new hosts; lines over 1 KB are cut.",
+                    &[],
+                ),
+                decision: Decision::Accept,
+            },
+        ];
+        for c in cases {
+            let (kind, title, summary, paths) = c.target;
+            let stored = [memory("target-0001", kind, title, summary, paths)];
+            let (kind, title, summary, paths) = c.candidate;
+            let mut m = memory("candidate-ffff", kind, title, summary, paths);
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            let out = Reviewer::new(stored.iter()).review(&m);
+            assert_eq!(out.decision, c.decision, "{}: {out:#?}", c.name);
         }
     }
 

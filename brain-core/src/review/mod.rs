@@ -11,13 +11,14 @@
 //! 2. **Comparability** ([`eligible`]): not a candidate of the same batch
 //!    (one command run: the same provenance source, capture time and
 //!    evidence) and not a candidate captured later (so chains between
-//!    candidates never form a cycle); the same type (a decision and a
-//!    convention also meet when the candidate has replacement wording); a
-//!    status that can still be merged into or replaced (`active`, `stale`,
-//!    or another pending `candidate`; `dismissed` memories only count as a
-//!    reason to reject a repeat). Scope is weighed by the rules, not
-//!    filtered: a moved file lives somewhere else than the memory it
-//!    replaces.
+//!    candidates never form a cycle); the same type (any type when the
+//!    candidate has replacement wording, which may replace another type by
+//!    name, and for `dismissed` memories, which are dismissed whatever type
+//!    the repeat has); a status that can still be merged into or replaced
+//!    (`active`, `stale`, or another pending `candidate`; `dismissed`
+//!    memories only count as a reason to reject a repeat). Scope is weighed
+//!    by the rules, not filtered: a moved file lives somewhere else than the
+//!    memory it replaces.
 //! 3. **Evidence** ([`Evidence`], `decide.rs`): identity, scope relation,
 //!    text similarity per field, replacement and additive wording, recency,
 //!    lineage links, changed values (`values.rs`), distinct subjects
@@ -318,8 +319,9 @@ impl<'a> Reviewer<'a> {
             .filter(|m| eligible(candidate, m))
             .map(|m| (m, decide::Features::of(m)))
             .collect();
-        // A decision may replace a convention (and the other way round) by
-        // name; other types never meet.
+        // A memory of another type may be replaced by name, and dismissed
+        // knowledge is dismissed whatever type it comes back as; otherwise
+        // types never meet.
         let cross_type = !features.replacements().is_empty();
         let mut ranked: Vec<(usize, decide::Closeness)> = pool
             .iter()
@@ -389,16 +391,12 @@ pub fn siblings(a: &Memory, b: &Memory) -> bool {
 }
 
 /// Whether `stored` can be merged into, replaced or duplicated by
-/// `candidate`: the same type (or, for a candidate with replacement wording,
-/// a decision and a convention) and a status that can still change.
+/// `candidate`: a status that can still change (or `dismissed`, as a reason
+/// to reject), and the same type, or any type for a candidate with
+/// replacement wording (replaced by name only, see `classify.rs`) and for a
+/// dismissed memory (repeated under another type).
 fn comparable(candidate: &Memory, stored: &Memory, cross_type: bool) -> bool {
-    use crate::model::MemoryType::{Convention, Decision};
-    let kinds = stored.kind == candidate.kind
-        || (cross_type
-            && matches!(
-                (candidate.kind, stored.kind),
-                (Decision, Convention) | (Convention, Decision)
-            ));
+    let kinds = stored.kind == candidate.kind || cross_type || stored.status == Status::Dismissed;
     kinds
         && matches!(
             stored.status,

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use super::text::{STOPWORDS, clauses, words};
+use super::text::{STOPWORDS, clause_texts, root, words};
 
 /// Wording that says a text replaces an earlier rule.
 pub const REPLACEMENT_WORDING: &[&str] = &[
@@ -68,6 +68,32 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "were dropped",
     "dropped",
     "archived",
+    "obsolete",
+    "superseded by",
+    "discontinued",
+    "abandoned",
+    "sunset",
+    "sunsetted",
+    "ditched",
+    "got rid of",
+    "ripped out",
+    "moved out of",
+    "no more",
+    "anymore",
+    "went away",
+    "goes away",
+    "going away",
+    STOP_DOING,
+];
+
+/// The phrase reported for "stop" or "quit" before a gerund ("Stop editing
+/// CHANGELOG.md by hand", "we stopped vendoring protobufs"): any verb, so it
+/// is found by its form, not by its words.
+const STOP_DOING: &str = "stop doing";
+
+/// Verbs that end a practice when a gerund follows them.
+const STOP_VERBS: &[&str] = &[
+    "stop", "stops", "stopped", "stopping", "quit", "quits", "quitting",
 ];
 
 /// Which side of a replacement phrase names the replaced thing.
@@ -86,13 +112,15 @@ enum Side {
 
 fn object_side(phrase: &str) -> Side {
     match phrase {
-        "not anymore" | "replaced by" | "in favor of" | "in favour of" | "gone" | "moved to"
+        "not anymore" | "anymore" | "replaced by" | "superseded by" | "in favor of"
+        | "in favour of" | "gone" | "went away" | "goes away" | "going away" | "moved to"
         | "moved into" | "extracted into" | "split into" | "relocated to" | "now lives in"
         | "now live in" | "now in" | "now sit in" | "now sit under" => Side::Before,
         "deprecated" | "switched off" | "turned off" | "shut down" | "phased out"
         | "decommissioned" | "retired" | "destroyed" | "was removed" | "were removed"
         | "been removed" | "was deleted" | "were deleted" | "been deleted" | "was dropped"
-        | "were dropped" | "dropped" | "archived" => Side::Both,
+        | "were dropped" | "dropped" | "archived" | "obsolete" | "discontinued" | "abandoned"
+        | "sunset" | "sunsetted" | "ditched" => Side::Both,
         "moved" | "migrated" | "switched" | "ported" => Side::From,
         _ => Side::After,
     }
@@ -102,8 +130,31 @@ fn object_side(phrase: &str) -> Side {
 const OBJECT_WORDS: usize = 6;
 
 /// Words that say nothing about *what* is replaced: "we no longer do it this
-/// way", "this is no longer needed".
+/// way", "this is no longer needed", "the old setup is obsolete", "the
+/// script no longer exists": verbs of existence and need, pronouns, and the
+/// nouns that say what kind of thing (a package, a folder, a tool), not
+/// which.
 const GENERIC_OBJECT: &[&str] = &[
+    "exist",
+    "available",
+    "maintained",
+    "relevant",
+    "possible",
+    "allowed",
+    "package",
+    "setup",
+    "folder",
+    "directory",
+    "dir",
+    "library",
+    "approach",
+    "method",
+    "mechanism",
+    "them",
+    "they",
+    "everything",
+    "something",
+    "nothing",
     "anymore",
     "anything",
     "appli",
@@ -168,13 +219,99 @@ impl Replaced {
     }
 }
 
-/// The topic words of `words`, nearest first, that can name a replaced thing.
+/// Whether a word says nothing about *what* is replaced (compared by
+/// [`root`], so "libraries" is "library").
+fn generic_object(word: &str) -> bool {
+    let r = root(word);
+    GENERIC_OBJECT.iter().any(|g| *g == word || root(g) == r)
+}
+
+/// The topic words of `words`, nearest first, that can name a replaced thing
+/// (not the pieces of a negation: "don't" gives `don` and `t`).
 fn object_words<'w>(words: impl Iterator<Item = &'w String>) -> BTreeSet<String> {
     words
-        .filter(|w| !STOPWORDS.contains(&w.as_str()) && !GENERIC_OBJECT.contains(&w.as_str()))
+        .filter(|w| {
+            w.chars().count() > 1
+                && !STOPWORDS.contains(&w.as_str())
+                && !PHRASE_NEGATIONS.contains(&w.as_str())
+                && !generic_object(w)
+        })
         .take(OBJECT_WORDS)
         .cloned()
         .collect()
+}
+
+/// One occurrence of a phrase in a clause: where it starts and how many
+/// words it spans.
+struct Occurrence {
+    phrase: &'static str,
+    start: usize,
+    len: usize,
+}
+
+/// The phrases of [`REPLACEMENT_WORDING`] in one clause, in list order, each
+/// not negated ("rows are never deleted"), written in the tense the phrase
+/// has ("turn off the watchdog" is advice, "turned off" a change), and not
+/// part of a longer phrase found there ("moved" in "moved to").
+fn occurrences(
+    needles: &[(&'static str, Vec<String>)],
+    clause: &[String],
+    raw: &[String],
+) -> Vec<Occurrence> {
+    let mut found: Vec<Occurrence> = Vec::new();
+    for (phrase, needle) in needles {
+        let n = needle.len();
+        if n == 0 || clause.len() < n {
+            continue;
+        }
+        for start in (0..=clause.len() - n).filter(|&i| clause[i..i + n] == needle[..]) {
+            let negated = clause[start.saturating_sub(2)..start]
+                .iter()
+                .any(|w| PHRASE_NEGATIONS.contains(&w.as_str()));
+            let tense = phrase
+                .split_whitespace()
+                .zip(&raw[start..])
+                .all(|(p, r)| !p.ends_with("ed") || r.ends_with("ed") || r == p);
+            if !negated && tense {
+                found.push(Occurrence {
+                    phrase,
+                    start,
+                    len: n,
+                });
+            }
+        }
+    }
+    // "stop" or "quit" before a gerund: "Stop editing CHANGELOG.md by hand".
+    for (i, w) in raw.iter().enumerate() {
+        if STOP_VERBS.contains(&w.as_str())
+            && raw
+                .get(i + 1)
+                .is_some_and(|g| g.len() > 5 && g.ends_with("ing") && g != "using")
+            && !clause[i.saturating_sub(2)..i]
+                .iter()
+                .any(|w| PHRASE_NEGATIONS.contains(&w.as_str()))
+        {
+            found.push(Occurrence {
+                phrase: STOP_DOING,
+                start: i,
+                len: 2,
+            });
+        }
+    }
+    let inside = |a: &Occurrence, b: &Occurrence| {
+        b.start <= a.start && a.start + a.len <= b.start + b.len && b.len > a.len
+    };
+    let mut kept: Vec<Occurrence> = Vec::new();
+    for (i, o) in found.iter().enumerate() {
+        let shadowed = found.iter().any(|other| inside(o, other))
+            || found[..i]
+                .iter()
+                .any(|other| other.start == o.start && other.len == o.len);
+        if !shadowed {
+            kept.push(Occurrence { ..*o });
+        }
+    }
+    kept
 }
 
 /// Finds the replacement phrases of `text` and, within their clause, the
@@ -184,59 +321,59 @@ fn object_words<'w>(words: impl Iterator<Item = &'w String>) -> BTreeSet<String>
 /// "deprecated" and "decommissioned". When the side a phrase looks at names
 /// nothing ("X is no longer needed"), the other side is used.
 pub fn replacements(text: &str) -> Vec<Replaced> {
-    let needles: Vec<(&'static str, Vec<String>)> =
-        REPLACEMENT_WORDING.iter().map(|p| (*p, words(p))).collect();
+    let needles: Vec<(&'static str, Vec<String>)> = REPLACEMENT_WORDING
+        .iter()
+        .filter(|p| **p != STOP_DOING)
+        .map(|p| (*p, words(p)))
+        .collect();
     let mut out = Vec::new();
-    for clause in clauses(text) {
-        for (phrase, needle) in &needles {
-            let n = needle.len();
-            if n == 0 || clause.len() < n {
+    for written in clause_texts(text) {
+        let clause = words(written);
+        let raw: Vec<String> = written
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        for Occurrence { phrase, start, len } in occurrences(&needles, &clause, &raw) {
+            // "replaced by" and "moved to" are phrases of their own.
+            let longer = matches!(
+                phrase,
+                "replaced" | "moved" | "migrated" | "switched" | "ported"
+            ) && clause.get(start + len).is_some_and(|w| {
+                ["by", "to", "into", "from", "off", "away", "out"].contains(&w.as_str())
+            });
+            if longer {
                 continue;
             }
-            for start in (0..=clause.len() - n).filter(|&i| clause[i..i + n] == needle[..]) {
-                let negated = clause[start.saturating_sub(2)..start]
-                    .iter()
-                    .any(|w| PHRASE_NEGATIONS.contains(&w.as_str()));
-                // "replaced by" and "moved to" are phrases of their own.
-                let longer = matches!(
-                    *phrase,
-                    "replaced" | "moved" | "migrated" | "switched" | "ported"
-                ) && clause.get(start + n).is_some_and(|w| {
-                    ["by", "to", "into", "from", "off", "away", "out"].contains(&w.as_str())
-                });
-                if negated || longer {
+            let mut after = &clause[start + len..];
+            if object_side(phrase) == Side::From {
+                let Some(from) = after.iter().position(|w| w == "from") else {
                     continue;
-                }
-                let mut after = &clause[start + n..];
-                if object_side(phrase) == Side::From {
-                    let Some(from) = after.iter().position(|w| w == "from") else {
-                        continue;
-                    };
-                    after = &after[from + 1..];
-                }
-                let cut: &[&str] = match needle.last().map(String::as_str) {
-                    Some("from" | "off" | "of") => &["to", "onto", "into"],
-                    _ if object_side(phrase) == Side::From => &["to", "onto", "into"],
-                    _ if *phrase == "replaced" => &["with"],
-                    _ => &[],
                 };
-                if let Some(to) = after.iter().position(|w| cut.contains(&w.as_str())) {
-                    after = &after[..to];
-                }
-                let after = object_words(after.iter());
-                let before = object_words(clause[..start].iter().rev());
-                let sides = match object_side(phrase) {
-                    Side::After if after.is_empty() => vec![before],
-                    Side::After | Side::From => vec![after],
-                    Side::Before if before.is_empty() => vec![after],
-                    Side::Before => vec![before],
-                    Side::Both => vec![before, after],
-                };
-                out.push(Replaced {
-                    phrase,
-                    objects: sides.into_iter().filter(|s| !s.is_empty()).collect(),
-                });
+                after = &after[from + 1..];
             }
+            let cut: &[&str] = match phrase.rsplit(' ').next() {
+                Some("from" | "off" | "of") => &["to", "onto", "into"],
+                _ if object_side(phrase) == Side::From => &["to", "onto", "into"],
+                _ if phrase == "replaced" => &["with"],
+                _ => &[],
+            };
+            if let Some(to) = after.iter().position(|w| cut.contains(&w.as_str())) {
+                after = &after[..to];
+            }
+            let after = object_words(after.iter());
+            let before = object_words(clause[..start].iter().rev());
+            let sides = match object_side(phrase) {
+                Side::After if after.is_empty() => vec![before],
+                Side::After | Side::From => vec![after],
+                Side::Before if before.is_empty() => vec![after],
+                Side::Before => vec![before],
+                Side::Both => vec![before, after],
+            };
+            out.push(Replaced {
+                phrase,
+                objects: sides.into_iter().filter(|s| !s.is_empty()).collect(),
+            });
         }
     }
     out
@@ -284,6 +421,42 @@ mod tests {
             (
                 "RestHighLevelClient is gone from services/search.",
                 &[("gone", &[&["resthighlevelclient"]])],
+            ),
+            // Adjectives and idioms of retirement.
+            (
+                "The legacy cron runner is obsolete; use the scheduler service.",
+                &[("obsolete", &[&["legacy", "cron", "runner"]])],
+            ),
+            (
+                "Per-region exporters went away with the v2 API.",
+                &[("went away", &[&["per", "region", "exporter"]])],
+            ),
+            (
+                "We don't shard by tenant anymore.",
+                &[("anymore", &[&["shard", "tenant"]])],
+            ),
+            // "stop" before any gerund.
+            (
+                "Stop vendoring protobuf definitions in proto/.",
+                &[("stop doing", &[&["protobuf", "definition", "proto"]])],
+            ),
+            // What kind of thing, or that it exists, names nothing.
+            (
+                "The provider package has been removed from pubspec.yaml.",
+                &[("been removed", &[&["provider"], &["pubspec", "yaml"]])],
+            ),
+            (
+                "The asset-sync script no longer exists.",
+                &[("no longer", &[&["asset", "sync", "script"]])],
+            ),
+            // Advice in the present is no report of a change.
+            ("Turn off the watchdog in debug builds.", &[]),
+            ("Switch off autocorrect in the search box.", &[]),
+            // One phrase inside another is reported once; a spaced hyphen
+            // ends a clause.
+            (
+                "Fixtures now live in tests/data - the old folder was deleted",
+                &[("now lives in", &[&["fixture"]]), ("was deleted", &[])],
             ),
         ];
         for (text, expected) in cases {

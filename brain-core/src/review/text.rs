@@ -490,32 +490,37 @@ fn is_subject(word: &str) -> bool {
     !code_words(word).iter().all(|w| filler(w))
 }
 
-/// Splits text into clauses (at `, ; : ! ? ( )`, dashes, line breaks, and a
-/// full stop followed by a space or the end), each as its [`words`]:
-/// "Moment.js" stays in one clause.
+/// Splits text into clauses (at `, ; : ! ? ( )`, dashes, a hyphen between
+/// spaces, line breaks, and a full stop followed by a space or the end), each
+/// as its [`words`]: "Moment.js" stays in one clause.
 pub fn clauses(text: &str) -> Vec<Vec<String>> {
+    clause_texts(text)
+        .into_iter()
+        .map(words)
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The clauses of [`clauses`] as written.
+pub(super) fn clause_texts(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
-    let mut current = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut start = 0;
+    let mut prev = ' ';
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
         let boundary = matches!(
             c,
             ',' | ';' | ':' | '!' | '?' | '(' | ')' | '\n' | '\u{2013}' | '\u{2014}'
-        ) || (c == '.' && chars.peek().is_none_or(|n| n.is_whitespace()));
+        ) || (c == '.' && next.is_none_or(char::is_whitespace))
+            || (c == '-' && prev.is_whitespace() && next.is_some_and(char::is_whitespace));
         if boundary {
-            let w = words(&current);
-            if !w.is_empty() {
-                out.push(w);
-            }
-            current.clear();
-        } else {
-            current.push(c);
+            out.push(&text[start..i]);
+            start = i + c.len_utf8();
         }
+        prev = c;
     }
-    let w = words(&current);
-    if !w.is_empty() {
-        out.push(w);
-    }
+    out.push(&text[start..]);
     out
 }
 
@@ -679,6 +684,15 @@ mod tests {
                 vec!["not", "the", "other", "one"],
                 vec!["see", "the", "docs"],
                 vec!["done"],
+            ]
+        );
+        // A hyphen between spaces is a dash; inside a word it is not.
+        assert_eq!(
+            clauses("Run pod install - plus repo-update\nthen build"),
+            [
+                vec!["run", "pod", "install"],
+                vec!["plus", "repo", "update"],
+                vec!["then", "build"],
             ]
         );
     }
