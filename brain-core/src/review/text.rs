@@ -379,6 +379,8 @@ fn unit(word: &str) -> Option<(f64, &'static str)> {
         "h" | "hr" | "hrs" | "hour" | "hours" => (3600.0, "s"),
         "d" | "day" | "days" => (86_400.0, "s"),
         "week" | "weeks" => (604_800.0, "s"),
+        "month" | "months" => (2_592_000.0, "s"),
+        "year" | "years" => (31_536_000.0, "s"),
         "kb" | "kib" => (1024.0, "B"),
         "mb" | "mib" => (1_048_576.0, "B"),
         "gb" | "gib" => (1_073_741_824.0, "B"),

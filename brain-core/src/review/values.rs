@@ -9,10 +9,14 @@
 //! false"), with the words it is about: up to three topic words before it in
 //! its clause and the noun that counts it ("25 *replicas*").
 //!
+//! A label before a colon says what its value is about ("`audit_events`
+//! retention: 7 years"); durations run from milliseconds to years.
+//!
 //! A change is a value the target states that the candidate states
 //! differently about the same thing: in both titles, when the titles share
-//! their other words (the *frame*), or anywhere, when what the values are
-//! about shares a word. Pure; no I/O.
+//! their other words (the *frame*) or what the values are about, or when
+//! both are versions each about something the other memory names; or
+//! anywhere, when what the values are about shares a word. Pure; no I/O.
 
 use std::collections::BTreeSet;
 
@@ -95,6 +99,8 @@ pub(super) struct Values {
     frame: BTreeSet<String>,
     /// The text says something changed ("now", "raised", "lowered").
     change_worded: bool,
+    /// The [`text::roots`] of the whole text.
+    roots: BTreeSet<String>,
 }
 
 impl Values {
@@ -120,6 +126,7 @@ impl Values {
             all,
             frame,
             change_worded,
+            roots: text::roots(&format!("{title}\n{body}")),
         }
     }
 }
@@ -203,18 +210,40 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
             shared
         }
     };
+    // A version in both titles, each about something the other memory
+    // names: "Editor version: 2022.3.20f1" against "Project pinned to Unity
+    // 2021.3" in a text about the Unity project. Versions are what pins
+    // state; they do not match by chance the way small numbers do.
+    let known = |v: &Value, other: &Values| {
+        v.key
+            .iter()
+            .any(|w| !super::subject::generic(w) && text::has_root(&other.roots, w))
+    };
+    let versions = |q: &Value, p: &Value| {
+        matches!(q.amount, Amount::Version(_)) || matches!(p.amount, Amount::Version(_))
+    };
     for q in &candidate.title {
         for p in &target.title {
-            if differ(q, p) && fresh(q) && !kept(p) && (same_frame || about(q, p) >= 2) {
+            if !(differ(q, p) && fresh(q) && !kept(p)) {
+                continue;
+            }
+            if same_frame || about(q, p) >= 2 {
                 let strength = (if same_frame { 3 } else { 2 }, shared);
                 return Some(describe(q, p, true, true, strength));
+            }
+            if versions(q, p) && known(q, target) && known(p, candidate) {
+                return Some(describe(q, p, true, true, (2, shared)));
             }
         }
     }
     for q in &candidate.all {
         for p in &target.all {
             if differ(q, p) && fresh(q) && !kept(p) && about(q, p) >= 1 {
-                let worded = candidate.change_worded || candidate.title.contains(q);
+                let worded = candidate.change_worded
+                    || candidate
+                        .title
+                        .iter()
+                        .any(|t| t.amount.comparable(&q.amount) && t.amount.same(&q.amount));
                 return Some(describe(q, p, false, worded, (1, about(q, p))));
             }
         }
@@ -276,6 +305,8 @@ fn unit(word: &str) -> Option<(f64, &'static str)> {
         "h" | "hr" | "hrs" | "hour" | "hours" => (3600.0, "s"),
         "d" | "day" | "days" => (86_400.0, "s"),
         "week" | "weeks" => (604_800.0, "s"),
+        "month" | "months" => (2_592_000.0, "s"),
+        "y" | "yr" | "yrs" | "year" | "years" => (31_536_000.0, "s"),
         "kb" | "kib" | "ki" => (1024.0, "B"),
         "mb" | "mib" | "mi" => (1_048_576.0, "B"),
         "g" | "gb" | "gib" | "gi" => (1_073_741_824.0, "B"),
@@ -288,7 +319,7 @@ fn unit(word: &str) -> Option<(f64, &'static str)> {
 fn is_unit_word(root: &str) -> bool {
     unit(root).is_some()
         || COUNTS.contains(&root)
-        || ["second", "minut", "hour", "day", "week"].contains(&root)
+        || ["second", "minut", "hour", "day", "week", "month", "year"].contains(&root)
 }
 
 /// The values `text` states, in order.
@@ -381,12 +412,37 @@ pub(super) fn values(text: &str) -> Vec<Value> {
             }
         }
         i += used;
-        if ends_clause || raw[i].ends_with([',', ';', ':', '.', '!', '?', ')']) {
+        if (ends_clause || raw[i].ends_with([',', ';', ':', '.', '!', '?', ')']))
+            && !labels_value(&raw[i..])
+        {
             before.clear();
         }
         i += 1;
     }
     out
+}
+
+/// Whether `tokens` open with a label whose value follows in the same clause:
+/// "retention: 7 years", "Editor version: 2022.3.20f1" (the words before the
+/// colon say what the value is about).
+fn labels_value(tokens: &[&str]) -> bool {
+    let Some((label, rest)) = tokens.split_first() else {
+        return false;
+    };
+    if !label.ends_with(':') || label.ends_with("::") {
+        return false;
+    }
+    for t in rest.iter().take(3) {
+        let core = t.trim_matches(|c: char| !(c.is_alphanumeric() || c == '%' || c == '.'));
+        let core = core.trim_end_matches('.');
+        if parse(core).is_some() || core.contains('=') {
+            return true;
+        }
+        if t.ends_with([',', ';', ':', '.', '!', '?', ')']) {
+            return false;
+        }
+    }
+    false
 }
 
 /// A value with what it is about: the three nearest topic words before it
@@ -718,6 +774,23 @@ mod tests {
                 "Token verification tolerates one minute of drift",
                 &[("one minute", &["token", "tolerat", "verification"])],
             ),
+            // Months and years are durations.
+            (
+                "Backups are kept 18 months, invoices 10 years",
+                &[
+                    ("18 months", &["backup", "kept"]),
+                    ("10 years", &["invoic"]),
+                ],
+            ),
+            // A label before a colon says what its value is about.
+            (
+                "Session cookie lifetime: 12 hours",
+                &[("12 hours", &["cooky", "lifetim", "session"])],
+            ),
+            (
+                "Toolchain version: 1.82.0-beta2",
+                &[("1.82.0-beta2", &["toolchain", "version"])],
+            ),
             // Names with digits are not values.
             ("Signed with RS256 on the STM32 board, see v1beta1", &[]),
         ];
@@ -801,6 +874,42 @@ mod tests {
                 ),
                 v("Product cache TTL is 5 minutes", "Set as PRODUCT_TTL_MS."),
                 Some("5 minutes → 60 seconds"),
+            ),
+            // A version in both titles, each about what the other names.
+            (
+                v(
+                    "Toolchain: 1.82.0",
+                    "rust-toolchain.toml pins the Rust compiler to 1.82.0.",
+                ),
+                v(
+                    "Rust is pinned to 1.79",
+                    "CI and local builds use the same toolchain file.",
+                ),
+                Some("1.79 → 1.82.0"),
+            ),
+            // ... but not versions of things the other does not name.
+            (
+                v(
+                    "Node 22.11.0 on the build agents",
+                    "Set by the agent image.",
+                ),
+                v(
+                    "Postgres 16.4 in production",
+                    "Managed by the cloud provider.",
+                ),
+                None,
+            ),
+            // The new value in the title words the change, with its label.
+            (
+                v(
+                    "Invoice PDF retention: 10 years",
+                    "Since the audit, PDFs are kept for 120 months.",
+                ),
+                v(
+                    "Invoice PDFs are kept for 7 years",
+                    "Older PDFs are removed after 84 months by the pruning job.",
+                ),
+                Some("7 years → 10 years"),
             ),
         ];
         for (c, t, want) in cases {
