@@ -6,9 +6,14 @@
 //! A candidate is such a report when its title is one (it opens with a
 //! routine action in the past tense about routine work, a typo, a version, a
 //! review, a rebase, tests that pass; or it is a status line: "WIP",
-//! "Progress on …", "Session summary", "Status update") and no part of its
-//! text states something that lasts: no rule or advice (must, never, always, should, avoid, prefer,
-//! don't, make sure), no reason or consequence (because, otherwise, so that,
+//! "Progress on …", "Session summary", "Status update", "Blocked on …"),
+//! when its summary opens with such an action under a title that says how it
+//! went ("All tests green after rebase"), or when it reads like a diary
+//! entry: tied to the day it was written or to someone's plans ("today",
+//! "this morning", "spent the afternoon", "no conclusion yet", "pinged them
+//! again", "ready for review"); and no part of its text states something
+//! that lasts: no rule or advice (must, never, always, should, avoid,
+//! prefer, don't, make sure), no reason or consequence (because, otherwise, so that,
 //! breaks, fails when, leaks), no replacement or move ("switched from X to
 //! Y", "now lives in", "no longer"), no present state ("X is now Y", "X
 //! uses Y"). Real knowledge that mentions tests, versions or typos keeps one
@@ -35,6 +40,42 @@ const STATUS_TITLES: &[&str] = &[
     "todo",
     "done",
     "checkpoint",
+    "blocked on",
+    "blocked by",
+    "waiting on",
+    "waiting for",
+];
+
+/// Words that tie a text to the day it was written or to someone's plans:
+/// a diary entry, not knowledge ("today", "this morning", "spent the
+/// afternoon", "no conclusion yet", "pinged them again", "ready for
+/// review"). Time deixis and progress states are a closed set; a lasting
+/// fact never needs them.
+const EPISODIC: &[&str] = &[
+    "today",
+    "tonight",
+    "yesterday",
+    "tomorrow",
+    "this morning",
+    "this afternoon",
+    "this evening",
+    "this week",
+    "last week",
+    "next week",
+    "earlier today",
+    "spent the",
+    "no conclusion",
+    "still blocked",
+    "blocked on",
+    "still waiting",
+    "pinged",
+    "ready for review",
+    "pick it up",
+    "pick this up",
+    "will continue",
+    "continue with",
+    "next session",
+    "after the meeting",
 ];
 
 /// Past tenses of the routine actions change logs and session notes report
@@ -178,7 +219,10 @@ const DURABLE: &[&str] = &[
     "moved to",
     "moved into",
     "migrated",
-    "switched",
+    // Not "switched" alone: stemmed, it is also the noun ("the Switch
+    // devkit", "a feature switch").
+    "switched to",
+    "switched from",
     "replaced",
     "replaces",
     "deprecated",
@@ -206,23 +250,31 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
         let w = text::words(p);
         title_words.len() >= w.len() && title_words[..w.len()] == w[..]
     });
-    let activity = activity(title);
-    if status.is_none() && !activity {
+    let all = format!("{title}\n{summary}\n{detail}");
+    let episodic = text::find_phrases(&all, EPISODIC);
+    // A report of work opens the title ("Fixed …") or, under a title that
+    // says how it went ("All tests green after rebase"), the summary.
+    let reported = activity(title);
+    if status.is_none() && !reported && !activity(summary) && episodic.is_empty() {
         return None;
     }
-    let all = format!("{title}\n{summary}\n{detail}");
     let durable = text::find_phrases(&all, DURABLE);
     if !durable.is_empty() || !text::replacements(&all).is_empty() {
         return None;
     }
     // A report of work must be about routine work ("Renamed the orders table
-    // to purchases" is a lasting fact; "Renamed a variable" is not).
-    if status.is_none() && text::find_phrases(&all, ROUTINE).is_empty() {
+    // to purchases" is a lasting fact; "Renamed a variable" is not) or read
+    // like a diary entry.
+    if status.is_none() && episodic.is_empty() && text::find_phrases(&all, ROUTINE).is_empty() {
         return None;
     }
-    Some(match status {
-        Some(s) => format!("a status line (\"{s}\"), not knowledge that lasts"),
-        None => format!(
+    Some(match (status, episodic.first()) {
+        (Some(s), _) => format!("a status line (\"{s}\"), not knowledge that lasts"),
+        (None, Some(e)) if !reported => format!(
+            "a diary entry (\"{e}\"): \"{}\" states no rule, reason or lasting fact",
+            title_opening(title, first)
+        ),
+        _ => format!(
             "a report of work done (\"{}\") with no rule, reason or lasting fact",
             title_opening(title, first)
         ),
@@ -350,6 +402,38 @@ mod tests {
                 "Removed unused import",
                 "Deleted an unused `import os` from utils/paths.py.",
                 true,
+            ),
+            // Diary entries: tied to the day or to someone's plans.
+            (
+                "Pairing session on the importer",
+                "Went through the CSV importer with Priya this afternoon; we pick it up again after the meeting.",
+                true,
+            ),
+            (
+                "Investigated the memory spike",
+                "Spent the morning on the heap dumps from the Switch build, no conclusion so far.",
+                true,
+            ),
+            (
+                "Blocked by the security review",
+                "Still waiting on the security team for the OAuth scopes; pinged them again.",
+                true,
+            ),
+            (
+                "Lint and unit suites are green",
+                "Rebased on develop; everything passes on my machine. Ready for review.",
+                true,
+            ),
+            // A lasting fact keeps its value whatever day it was written.
+            (
+                "The staging database is reset every night",
+                "Anything you create today is gone tomorrow; seed scripts must be idempotent.",
+                false,
+            ),
+            (
+                "Checked why exports time out",
+                "Exports over 50k rows time out because the worker has a 30 s limit; use the async export.",
+                false,
             ),
         ];
         for (title, summary, want) in cases {
