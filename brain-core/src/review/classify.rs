@@ -5,7 +5,7 @@
 //!
 //! | condition | relation | decision |
 //! | --- | --- | --- |
-//! | a `dismissed` memory is repeated (see [`rejected_repeat`]) | duplicate | reject |
+//! | a `dismissed` memory of any type is repeated: verbatim, or reworded when it is the closest, at least `OVERLAP` alike with whole texts alike or an identifier both name, and the candidate neither contradicts it nor negates what both name (see [`rejected_repeat`]) | duplicate | reject |
 //! | the candidate only reports activity or progress ("Fixed a typo", "WIP", "Rebased on main") and states nothing lasting | no durable value | reject, no target |
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
@@ -68,9 +68,12 @@ pub(super) type Verdict = (Relation, Decision, Vec<MemoryId>, f64, String);
 
 /// A candidate that repeats dismissed knowledge is rejected: a verbatim
 /// repeat (`combined ≥ DUPLICATE`) whatever else matches, and a reworded one
-/// (`combined ≥ RELATED` or shared terms, and whole texts at least
-/// [`SAME_TOPIC_TEXT`] alike) when the dismissed memory is the closest and the
-/// candidate does not say its opposite.
+/// when the dismissed memory is the closest and the candidate neither says
+/// its opposite nor negates what both name ("never set `verify=False`"):
+/// texts at least [`OVERLAP`] alike that say the same in their
+/// whole text (`whole ≥ SAME_TOPIC_TEXT`) or name the same identifier, code
+/// span or amount (`FindObjectOfType<GameManager>()`, `GenServer`), or
+/// shared terms with whole texts alike.
 fn rejected_repeat(all: &[&Scored]) -> Option<Verdict> {
     let dismissed = |s: &&&Scored| s.evidence.target_status == Status::Dismissed;
     let (repeat, why) = if let Some(s) = all
@@ -80,14 +83,16 @@ fn rejected_repeat(all: &[&Scored]) -> Option<Verdict> {
     {
         (s, format!("similarity {:.2}", s.evidence.combined))
     } else {
-        // A repeat says the same in its whole text, not only in its title.
         let s = all
             .first()
             .filter(dismissed)
-            .filter(|s| s.opposite.is_none() && s.whole >= SAME_TOPIC_TEXT)?;
-        if s.evidence.combined >= RELATED {
+            .filter(|s| s.opposite.is_none() && !s.negates_shared)?;
+        let alike = s.whole >= SAME_TOPIC_TEXT;
+        if alike && s.evidence.combined >= OVERLAP {
             (s, format!("similarity {:.2}", s.evidence.combined))
-        } else if s.same_topic() {
+        } else if (alike && s.same_topic())
+            || (!s.shared.is_empty() && s.evidence.combined >= OVERLAP)
+        {
             (
                 s,
                 format!(

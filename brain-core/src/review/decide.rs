@@ -156,6 +156,11 @@ pub(super) struct Scored {
     /// writes them, identifiers in backticks: `` `defer cancel()` ``,
     /// `` `CancelFunc` ``, "20% (0.2)".
     pub(super) shared: Vec<String>,
+    /// The candidate negates an identifier or code span both name where the
+    /// target does not ("never set `verify=False`" against "set
+    /// `verify=False`"): it corrects the target rather than repeating it.
+    /// Only computed for dismissed targets.
+    pub(super) negates_shared: bool,
     /// Similarity of the whole texts (title, summary and detail together).
     pub(super) whole: f64,
     /// The candidate's title repeats every topic word of the target's title
@@ -333,6 +338,8 @@ pub(super) fn evidence(
         restates_title,
         opposite: text::opposite_in_clauses(&features.head_clauses, &target_features.head_clauses),
         shared: shared_terms(features, target_features),
+        negates_shared: target.status == crate::model::Status::Dismissed
+            && negates_shared(features, target_features),
         whole: round(text::jaccard(&features.topic, &target_features.topic)),
         extends_title: t_title.len() >= 2
             && t_title.is_subset(c_title)
@@ -406,6 +413,31 @@ fn shared_terms(candidate: &Features, target: &Features) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether the candidate negates an identifier or code span that both texts
+/// name (a negation among the three words before it in its clause) and the
+/// target does not.
+fn negates_shared(candidate: &Features, target: &Features) -> bool {
+    let negated = |text: &str, words: &[String]| {
+        text::clause_texts(text).into_iter().any(|clause| {
+            let cw = text::code_words(clause);
+            (0..cw.len().saturating_sub(words.len() - 1))
+                .filter(|&i| cw[i..i + words.len()] == *words)
+                .any(|i| {
+                    cw[i.saturating_sub(3)..i]
+                        .iter()
+                        .any(|w| text::NEGATIONS.contains(&w.as_str()))
+                })
+        })
+    };
+    candidate.terms.iter().chain(&target.terms).any(|t| {
+        !t.words.is_empty()
+            && text::contains_sequence(&candidate.code_words, &t.words)
+            && text::contains_sequence(&target.code_words, &t.words)
+            && negated(&candidate.text, &t.words)
+            && !negated(&target.text, &t.words)
+    })
 }
 
 /// The replacement phrases of `candidate` that are about the target, in
@@ -977,6 +1009,68 @@ mod tests {
         m.title = "Stripe webhooks arrive out of order".into();
         m.summary = "Order Stripe events by their created timestamp, not arrival.".into();
         assert_eq!(reviewer.review(&m).decision, Decision::Accept);
+    }
+
+    #[test]
+    fn reworded_repeats_of_dismissed_knowledge() {
+        use MemoryType::{Convention, Gotcha, Pattern};
+        let dismissed = |kind, title: &str, summary: &str| {
+            let mut m = memory("dismissed-0001", kind, title, summary, &[]);
+            m.status = Status::Dismissed;
+            m
+        };
+        let cases = [
+            (
+                "the same identifier, reworded, under another type",
+                dismissed(
+                    Convention,
+                    "Reach the audio mixer through AudioMixer.Instance",
+                    "Call AudioMixer.Instance wherever a script needs to play a sound.",
+                ),
+                (
+                    Pattern,
+                    "Playing sounds from gameplay code",
+                    "The simplest way to play a sound from any script is AudioMixer.Instance.",
+                ),
+                Decision::Reject,
+            ),
+            (
+                "the same advice in other words",
+                dismissed(
+                    Convention,
+                    "Use early returns for validation",
+                    "Prefer returning early over nested if blocks when validating input at the top of a function.",
+                ),
+                (
+                    Convention,
+                    "Prefer early returns to nested ifs for input checks",
+                    "When a function validates its input at the top, return early instead of nesting if blocks.",
+                ),
+                Decision::Reject,
+            ),
+            (
+                "a correction that negates what the dismissed memory advised",
+                dismissed(
+                    Gotcha,
+                    "Set verify=False for the staging search cluster",
+                    "The staging cluster uses a self-signed certificate, so pass verify=False.",
+                ),
+                (
+                    Gotcha,
+                    "Staging search cluster needs the internal CA",
+                    "Never pass verify=False to the staging search client; load the internal CA bundle instead.",
+                ),
+                Decision::Accept,
+            ),
+        ];
+        for (name, target, (kind, title, summary), want) in cases {
+            let stored = [target];
+            let mut m = memory("candidate-ffff", kind, title, summary, &[]);
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            let out = Reviewer::new(stored.iter()).review(&m);
+            assert_eq!(out.decision, want, "{name}: {out:#?}");
+        }
     }
 
     #[test]
