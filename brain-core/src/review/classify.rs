@@ -18,7 +18,7 @@
 //! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as") and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
 //! | candidate scope narrower than the target's and `combined ≥ RELATED` | possible split | accept |
 //! | `combined ≥ RELATED` (or same identity), summary or qualified title, adds information, no close runner-up | additive update | merge |
-//! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR` | duplicate | merge |
+//! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike | duplicate | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept |
 //!
 //! Never merged or replaced: a memory whose title has the candidate's shape
@@ -37,6 +37,13 @@ use super::{Decision, Evidence, Relation, ReviewOutcome, ScopeRelation};
 /// Combined similarity below which words only two memories share do not make
 /// them one.
 const SPECIFIC_FLOOR: f64 = 0.1;
+
+/// Summary similarity below which words only two memories share do not make
+/// them the same knowledge in other words: a rephrasing restates the body,
+/// while another rule about the same files shares only the names ("Run
+/// `gen-l10n` after editing an .arb file" against "ARB files live in
+/// lib/l10n").
+const SPECIFIC_BODY: f64 = 0.2;
 
 /// The reviewer's verdict on `candidate`, from the evidence on the closest
 /// stored memories (most similar first).
@@ -196,7 +203,7 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
     }
     let live: Vec<&Scored> = named.into_iter().filter(|s| s.distinct.is_none()).collect();
     if features.additive_wording_free()
-        && let Some(changed) = changed_value(&live)
+        && let Some(changed) = changed_value(&live, features.announces_replacement())
     {
         return supersede(changed);
     }
@@ -220,7 +227,9 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
     // rephrasing or an elaboration to it.
     let tied = leader.filter(|s| {
         s.evidence.combined >= SPECIFIC_FLOOR
-            && ((s.specific.len() >= 4 && wide_enough(s.evidence.scope))
+            && ((s.specific.len() >= 4
+                && wide_enough(s.evidence.scope)
+                && s.evidence.summary >= SPECIFIC_BODY)
                 || (features.elaborates && s.specific.len() >= 2))
     });
     let Some(scored) = live.first().filter(gate).copied().or(tied) else {
@@ -275,16 +284,18 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
 /// The memory whose value a newer candidate changes, strongly enough to
 /// replace it (see `values.rs`): the same type, a scope that is not disjoint,
 /// and the change stated in both titles, or worded as a change ("now",
-/// "raised to") about two words both values are about or in texts at least
-/// [`RESTATED`] alike. The strongest match wins, then the closest.
-fn changed_value<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
+/// "raised to", or a title that announces a move or replacement: "Device-farm
+/// runs moved to a new vendor" changing "Pixel 6" to "Pixel 7") about two
+/// words both values are about or in texts at least [`RESTATED`] alike. The
+/// strongest match wins, then the closest.
+fn changed_value<'s>(live: &[&'s Scored], announced: bool) -> Option<&'s Scored> {
     live.iter()
         .filter(|s| {
             !s.cross_type
                 && s.evidence.scope != ScopeRelation::Disjoint
                 && s.evidence.newer
                 && s.changed.as_ref().is_some_and(|c| {
-                    c.replaces()
+                    (c.replaces() || announced)
                         && (c.in_titles || c.strength.1 >= 2 || s.evidence.combined >= RESTATED)
                 })
         })
@@ -472,6 +483,7 @@ fn merge_or_split(
         && best.combined < OVERLAP
         && wide_enough(best.scope)
         && best.combined >= SPECIFIC_FLOOR
+        && best.summary >= SPECIFIC_BODY
     {
         return Some(tied(scored, false));
     }

@@ -129,6 +129,12 @@ impl Features {
         find_phrases(&self.text, ADDITIVE_WORDING).is_empty()
     }
 
+    /// Whether the title says something was replaced or moved ("… moved to
+    /// a new vendor", "We dropped the old HTTP client").
+    pub(super) fn announces_replacement(&self) -> bool {
+        !self.title_replacements.is_empty()
+    }
+
     /// The replacement phrases of the memory's text, whatever they are about.
     pub(super) fn replacements(&self) -> &[Replaced] {
         self.replacements
@@ -592,12 +598,24 @@ fn covers(broad: &str, narrow: &str) -> bool {
 }
 
 fn scope_relation(candidate: &Memory, target: &Memory) -> ScopeRelation {
+    // Paths and modules are two ways to say where; when both memories give
+    // paths and only one also names modules, the modules were left out, not
+    // narrowed: compare the paths.
+    let (cs, ts) = (&candidate.scope, &target.scope);
+    let modules = !(!cs.paths.is_empty()
+        && !ts.paths.is_empty()
+        && cs.modules.is_empty() != ts.modules.is_empty());
     let items = |m: &Memory| -> Vec<String> {
+        let listed = if modules {
+            m.scope.modules.as_slice()
+        } else {
+            &[]
+        };
         m.scope
             .paths
             .iter()
             .cloned()
-            .chain(m.scope.modules.iter().map(|x| format!("module:{x}")))
+            .chain(listed.iter().map(|x| format!("module:{x}")))
             .collect()
     };
     let (c, t) = (items(candidate), items(target));
@@ -1012,6 +1030,61 @@ mod tests {
     }
 
     #[test]
+    fn announced_moves_and_rules_about_the_same_files() {
+        use MemoryType::Convention;
+        let review = |stored: &[Memory], title: &str, summary: &str, paths: &[&str]| {
+            let mut m = memory("candidate-ffff", Convention, title, summary, paths);
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            Reviewer::new(stored.iter()).review(&m)
+        };
+        // A title that announces a move, and a value of the target changed.
+        let stored = [memory(
+            "e2e-grid-0001",
+            Convention,
+            "Browser tests run on the Selenium grid",
+            "e2e/ runs on the in-house Selenium grid (Chrome 118, Firefox 115) from the nightly job.",
+            &["e2e/**", "ci/nightly.yml"],
+        )];
+        let out = review(
+            &stored,
+            "Cloud device runs moved to Playwright in CI",
+            "We let the Selenium grid licence lapse; the nightly job runs e2e/ with Playwright on Chrome 124 and Firefox 125.",
+            &["ci/nightly.yml"],
+        );
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Supersede, Some("e2e-grid-0001")),
+            "{}",
+            out.reason
+        );
+        // Another rule about the same files shares their names, not the body.
+        let stored = [
+            memory(
+                "proto-home-0001",
+                Convention,
+                "Protobuf files live in api/proto",
+                "api/proto/v1 holds the service definitions; buf.yaml lists the modules.",
+                &["api/**"],
+            ),
+            memory(
+                "http-errors-0002",
+                Convention,
+                "HTTP handlers return problem+json errors",
+                "Every handler maps domain errors to RFC 7807 bodies.",
+                &["internal/http/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            "Run buf generate after editing any api/proto file",
+            "Stubs in api/gen are committed and CI fails on a diff, so regenerate them.",
+            &["api/**"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+    }
+
+    #[test]
     fn reworded_repeats_of_dismissed_knowledge() {
         use MemoryType::{Convention, Gotcha, Pattern};
         let dismissed = |kind, title: &str, summary: &str| {
@@ -1163,6 +1236,15 @@ mod tests {
         assert_eq!(out.temporary_wording, ["for now", "temporary"]);
     }
 
+    /// Candidate paths and modules, target paths and modules, relation.
+    type ModuleCase<'a> = (
+        &'a [&'a str],
+        &'a [&'a str],
+        &'a [&'a str],
+        &'a [&'a str],
+        ScopeRelation,
+    );
+
     #[test]
     fn scope_relations() {
         use ScopeRelation::*;
@@ -1183,6 +1265,31 @@ mod tests {
             let cm = memory("c-1", MemoryType::Decision, "t", "s", c);
             let tm = memory("t-1", MemoryType::Decision, "t", "s", t);
             assert_eq!(scope_relation(&cm, &tm), *expected, "{c:?} vs {t:?}");
+        }
+        // Modules named on one side only, with paths on both: the paths decide.
+        let with_modules = |paths: &[&str], modules: &[&str]| {
+            let mut m = memory("m-1", MemoryType::Decision, "t", "s", paths);
+            m.scope.modules = modules.iter().map(|x| (*x).to_owned()).collect();
+            m
+        };
+        let cases: &[ModuleCase] = &[
+            (
+                &["fw/drivers/**"],
+                &[],
+                &["fw/drivers/**"],
+                &["drivers"],
+                Same,
+            ),
+            (&["fw/a/**"], &["a"], &["fw/**"], &[], Narrower),
+            (&["fw/a/**"], &["a"], &["fw/a/**"], &["b"], Overlapping),
+            (&[], &["a"], &["fw/a/**"], &[], Disjoint),
+        ];
+        for (cp, cmods, tp, tmods, expected) in cases {
+            assert_eq!(
+                scope_relation(&with_modules(cp, cmods), &with_modules(tp, tmods)),
+                *expected,
+                "{cp:?} {cmods:?} vs {tp:?} {tmods:?}"
+            );
         }
     }
 
