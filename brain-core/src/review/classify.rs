@@ -10,10 +10,11 @@
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
 //! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), no additive wording, scope not disjoint | full replacement | supersede |
-//! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, or words only it shares with the candidate | novel | accept |
+//! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, a repeated claim, or words only it shares with the candidate | novel | accept |
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
 //! | any merge below, when the candidate changes a value of the target | ambiguous overlap | accept |
 //! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`, `combined ≥ RELATED` in the same scope, or a narrower scope that adds nothing with `summary ≥ 0.7`) and nothing added | duplicate | merge |
+//! | the candidate repeats the claim of exactly one memory (every content word of its title, same polarity: in one sentence with `combined ≥ RESTATED`, or across its text with `combined ≥ OVERLAP`), scope same / broader / both global | additive update (duplicate when it adds nothing) | merge |
 //! | shared terms below `RELATED`, scope not disjoint, no rival with shared terms | duplicate (additive update with additive wording) | merge |
 //! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as") and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
 //! | candidate scope narrower than the target's and `combined ≥ RELATED` | possible split | accept |
@@ -31,6 +32,7 @@ use crate::model::{Memory, MemoryId, Status};
 use super::decide::{
     DUPLICATE, Features, OVERLAP, RELATED, RESTATED, SAME_TOPIC_TEXT, Scored, owned, round,
 };
+use super::subject::Repeat;
 use super::text::{TEMPORARY_WORDING, find_phrases};
 use super::{Decision, Evidence, Relation, ReviewOutcome, ScopeRelation};
 
@@ -218,21 +220,7 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
         })
         .collect();
     let leader = specific_leader(&live);
-    let gate = |s: &&&Scored| {
-        s.evidence.combined >= OVERLAP
-            || s.evidence.same_identity
-            || (s.same_topic() && same_scope(s.evidence.scope))
-    };
-    // Below the lexical gate, words only the target shares still tie a
-    // rephrasing or an elaboration to it.
-    let tied = leader.filter(|s| {
-        s.evidence.combined >= SPECIFIC_FLOOR
-            && ((s.specific.len() >= 4
-                && wide_enough(s.evidence.scope)
-                && s.evidence.summary >= SPECIFIC_BODY)
-                || (features.elaborates && s.specific.len() >= 2))
-    });
-    let Some(scored) = live.first().filter(gate).copied().or(tied) else {
+    let Some(scored) = closest_comparable(features, &live, leader) else {
         let closest = live.first().map_or(0.0, |s| s.evidence.combined);
         return (
             Relation::Novel,
@@ -279,6 +267,35 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
         );
     }
     verdict
+}
+
+/// The memory the merge rules look at: the closest, when it passes the
+/// lexical gate (`combined ≥ OVERLAP`, the same identity, or shared terms in
+/// the same scope); else the one whose claim the candidate repeats; else the
+/// one tied to it by words only they share (a rephrasing, or an
+/// elaboration).
+fn closest_comparable<'s>(
+    features: &Features,
+    live: &[&'s Scored],
+    leader: Option<&'s Scored>,
+) -> Option<&'s Scored> {
+    let gate = |s: &&&Scored| {
+        s.evidence.combined >= OVERLAP
+            || s.evidence.same_identity
+            || (s.same_topic() && same_scope(s.evidence.scope))
+    };
+    let tied = leader.filter(|s| {
+        s.evidence.combined >= SPECIFIC_FLOOR
+            && ((s.specific.len() >= 4
+                && wide_enough(s.evidence.scope)
+                && s.evidence.summary >= SPECIFIC_BODY)
+                || (features.elaborates && s.specific.len() >= 2))
+    });
+    live.first()
+        .filter(gate)
+        .copied()
+        .or_else(|| claimed(live))
+        .or(tied)
 }
 
 /// The memory whose value a newer candidate changes, strongly enough to
@@ -355,6 +372,23 @@ fn replaced_by_name(live: &[&Scored]) -> Option<Verdict> {
     Some(supersede(named))
 }
 
+/// The one memory whose claim the candidate repeats (see
+/// `subject::repeats`), in a scope it covers: in one sentence, in texts at
+/// least [`RESTATED`] alike, or across its text, at least [`OVERLAP`] alike;
+/// none when the claims of several are repeated.
+fn claimed<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
+    let mut found = live.iter().filter(|s| {
+        let floor = match s.repeats_claim {
+            Some(Repeat::InSentence) => RESTATED,
+            Some(Repeat::InText) => OVERLAP,
+            None => return false,
+        };
+        wide_enough(s.evidence.scope) && s.evidence.combined >= floor
+    });
+    let first = found.next().copied();
+    found.next().is_none().then_some(first).flatten()
+}
+
 /// The memory that shares the most words with the candidate that no other
 /// compared memory has, when it has at least twice as many as any other.
 fn specific_leader<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
@@ -404,34 +438,8 @@ fn merge_or_split(
             ),
         ));
     }
-    // Worded differently, but naming the same identifiers and amounts.
-    let rival = live
-        .iter()
-        .any(|s| s.evidence.target != best.target && s.same_topic());
-    if scored.same_topic()
-        && (same_scope(best.scope)
-            || best.scope == ScopeRelation::Broader
-            || (best.scope == ScopeRelation::Narrower && scored.shared.len() >= 2))
-        && best.combined < RELATED
-        && !rival
-    {
-        let (relation, what) = if best.additive_wording.is_empty() {
-            (Relation::Duplicate, "says what")
-        } else {
-            (Relation::AdditiveUpdate, "adds to what")
-        };
-        return Some((
-            relation,
-            Decision::Merge,
-            target,
-            best.combined.max(0.5),
-            format!(
-                "{what} `{}` says in other words (similarity {:.2}, both name {}): merge into it",
-                best.target,
-                best.combined,
-                scored.shared_list()
-            ),
-        ));
+    if let Some(verdict) = claim_update(live, scored).or_else(|| same_terms(live, scored)) {
+        return Some(verdict);
     }
     let leads = leader.is_some_and(|l| l.evidence.target == best.target);
     if features.elaborates && leads && scored.specific.len() >= 2 {
@@ -488,6 +496,66 @@ fn merge_or_split(
         return Some(tied(scored, false));
     }
     None
+}
+
+/// A merge into the target of a candidate worded differently but naming the
+/// same identifiers and amounts (see [`Scored::same_topic`]), below
+/// `RELATED`, when no other memory does.
+fn same_terms(live: &[&Scored], scored: &Scored) -> Option<Verdict> {
+    let best = &scored.evidence;
+    let target = vec![best.target.clone()];
+    let rival = live
+        .iter()
+        .any(|s| s.evidence.target != best.target && s.same_topic());
+    if scored.same_topic()
+        && (same_scope(best.scope)
+            || best.scope == ScopeRelation::Broader
+            || (best.scope == ScopeRelation::Narrower && scored.shared.len() >= 2))
+        && best.combined < RELATED
+        && !rival
+    {
+        let (relation, what) = if best.additive_wording.is_empty() {
+            (Relation::Duplicate, "says what")
+        } else {
+            (Relation::AdditiveUpdate, "adds to what")
+        };
+        return Some((
+            relation,
+            Decision::Merge,
+            target,
+            best.combined.max(0.5),
+            format!(
+                "{what} `{}` says in other words (similarity {:.2}, both name {}): merge into it",
+                best.target,
+                best.combined,
+                scored.shared_list()
+            ),
+        ));
+    }
+    None
+}
+
+/// A merge into the target when the candidate repeats its claim and no
+/// other memory's (see [`claimed`]): an update of that memory, or a
+/// duplicate when it adds nothing.
+fn claim_update(live: &[&Scored], scored: &Scored) -> Option<Verdict> {
+    let best = &scored.evidence;
+    claimed(live).filter(|c| c.evidence.target == best.target)?;
+    let (relation, what) = if best.adds_information || !best.additive_wording.is_empty() {
+        (Relation::AdditiveUpdate, "adds to")
+    } else {
+        (Relation::Duplicate, "repeats")
+    };
+    Some((
+        relation,
+        Decision::Merge,
+        vec![best.target.clone()],
+        best.combined.max(0.5),
+        format!(
+            "{what} `{}`: it repeats its claim (similarity {:.2}): merge into it",
+            best.target, best.combined
+        ),
+    ))
 }
 
 /// A merge into the memory only which shares these words with the

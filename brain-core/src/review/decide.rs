@@ -91,6 +91,10 @@ pub(super) struct Features {
     pub(super) no_value: Option<String>,
     /// The replacement phrases of the title.
     title_replacements: Vec<Replaced>,
+    /// What the title claims.
+    claim: subject::Claim,
+    /// The sentences of the text, for finding another memory's claim.
+    sentences: Vec<(BTreeSet<String>, bool)>,
 }
 
 impl Features {
@@ -111,6 +115,8 @@ impl Features {
             elaborates: subject::elaborates(&m.title, &text),
             no_value: novalue::no_durable_value(&m.title, &m.summary, &m.detail),
             title_replacements: text::replacements(&m.title),
+            claim: subject::Claim::of(&m.title),
+            sentences: subject::sentences(&m.title, &format!("{}\n{}", m.summary, m.detail)),
             terms: text::terms(&text),
             quantities: text::quantities(&text),
             title_tokens: text::tokens(&m.title),
@@ -173,6 +179,9 @@ pub(super) struct Scored {
     /// and adds to it, without a negation: "Every outbound gRPC call sets a
     /// deadline, except long-lived streams".
     pub(super) extends_title: bool,
+    /// The candidate repeats the target's claim: every content word of its
+    /// title, with the same polarity (see [`subject::repeats`]).
+    pub(super) repeats_claim: Option<subject::Repeat>,
     /// A value of the target the candidate states differently.
     pub(super) changed: Option<ValueChange>,
     /// The target is of another type (a decision replacing a convention).
@@ -353,6 +362,11 @@ pub(super) fn evidence(
             && c_title
                 .difference(t_title)
                 .all(|w| !text::NEGATIONS.contains(&w.as_str())),
+        repeats_claim: subject::repeats(
+            &features.sentences,
+            &features.roots,
+            &target_features.claim,
+        ),
         changed,
         cross_type: candidate.kind != target.kind,
         rules_pair: {
@@ -1080,6 +1094,56 @@ mod tests {
             "Run buf generate after editing any api/proto file",
             "Stubs in api/gen are committed and CI fails on a diff, so regenerate them.",
             &["api/**"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+    }
+
+    #[test]
+    fn an_update_that_repeats_a_claim_is_merged() {
+        use MemoryType::Gotcha;
+        let stored = [
+            memory(
+                "backoff-0001",
+                Gotcha,
+                "Outbound calls retry with exponential backoff",
+                "The HTTP client retries 5xx and timeouts up to 4 times, doubling the delay.",
+                &["pkg/httpclient/**"],
+            ),
+            memory(
+                "timeouts-0002",
+                Gotcha,
+                "Outbound calls set a 10 s timeout",
+                "Every request through pkg/httpclient gets a context deadline.",
+                &["pkg/httpclient/**"],
+            ),
+        ];
+        let review = |title: &str, summary: &str| {
+            let mut m = memory(
+                "candidate-ffff",
+                Gotcha,
+                title,
+                summary,
+                &["pkg/httpclient/**"],
+            );
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            Reviewer::new(stored.iter()).review(&m)
+        };
+        let out = review(
+            "Outbound retries with exponential backoff need jitter",
+            "When outbound calls retry with exponential backoff, add full jitter to the delay, \
+             or every pod retries at once and the gateway rate-limits them.",
+        );
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Merge, Some("backoff-0001")),
+            "{}",
+            out.reason
+        );
+        assert!(out.reason.contains("repeats its claim"), "{}", out.reason);
+        let out = review(
+            "Webhook calls never retry with exponential backoff",
+            "Outbound webhook deliveries go through the queue, which owns the retries.",
         );
         assert_ne!(out.decision, Decision::Merge, "{out:#?}");
     }

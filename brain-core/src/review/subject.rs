@@ -1,6 +1,8 @@
 //! What a memory is about, told from the shape of its title: two rules that
-//! share a sentence but differ in the thing they name are two memories, and a
-//! title that asks why, how or where about a stored rule elaborates it.
+//! share a sentence but differ in the thing they name are two memories, a
+//! title that asks why, how or where about a stored rule elaborates it, and a
+//! memory that repeats every content word of another's title (its *claim*)
+//! with the same polarity is about the same rule.
 //!
 //! *Distinct subjects*: the titles are aligned word by word (longest common
 //! subsequence of their topic roots, values as one token each). Where both
@@ -214,6 +216,100 @@ pub(super) fn generic(root: &str) -> bool {
     root.len() < 3 || GENERIC.iter().any(|g| *g == root || text::root(g) == root)
 }
 
+/// What a title claims: its content words ([`text::root`]s that are not
+/// [`generic`]) and whether it is negated ("never", "don't", "can't").
+#[derive(Clone, Debug, Default)]
+pub(super) struct Claim {
+    words: BTreeSet<String>,
+    negated: bool,
+}
+
+impl Claim {
+    /// The claim of `title`.
+    pub(super) fn of(title: &str) -> Claim {
+        Claim {
+            words: text::roots(title)
+                .into_iter()
+                .filter(|w| !generic(w))
+                .collect(),
+            negated: negated(title),
+        }
+    }
+}
+
+/// The sentences of a memory (its title whole, and each sentence of its
+/// summary and detail) as their [`text::roots`], with whether each is
+/// negated. A question states nothing and is left out.
+pub(super) fn sentences(title: &str, body: &str) -> Vec<(BTreeSet<String>, bool)> {
+    let mut out = vec![(text::roots(title), negated(title))];
+    let mut start = 0;
+    let mut chars = body.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        let end =
+            c == '\n' || (matches!(c, '.' | '!' | '?') && next.is_none_or(char::is_whitespace));
+        if end || next.is_none() {
+            let stop = if end { i } else { i + c.len_utf8() };
+            let sentence = &body[start..stop];
+            if !sentence.trim().is_empty() && c != '?' {
+                out.push((text::roots(sentence), negated(sentence)));
+            }
+            start = i + c.len_utf8();
+        }
+    }
+    out
+}
+
+/// Whether a text holds a negation ("not", "never", "no", "don't", "can't").
+fn negated(text: &str) -> bool {
+    text::words(text)
+        .iter()
+        .any(|w| w == "t" || text::NEGATIONS.contains(&w.as_str()))
+}
+
+/// How closely a memory repeats another memory's claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Repeat {
+    /// Its title, text and tags hold every content word of the claim, and
+    /// its title has the claim's polarity: "Kafka trace propagation: use the
+    /// traceparent helpers … `messaging.InjectTrace(ctx, msg)`" against
+    /// "Propagate trace context through Kafka messages".
+    InText,
+    /// One sentence holds every content word, with the same polarity.
+    InSentence,
+}
+
+/// Whether a memory repeats another memory's claim (at least three content
+/// words): in one sentence, or across its text. "For the <50 MB
+/// dimension-table broadcast joins, wrap the small side …" repeats
+/// "Broadcast dimension tables smaller than 50 MB"; "Authenticated catalog
+/// responses are never cached" does not repeat "Catalog responses are
+/// cached", it makes an exception to it.
+pub(super) fn repeats(
+    sentences: &[(BTreeSet<String>, bool)],
+    words: &BTreeSet<String>,
+    claim: &Claim,
+) -> Option<Repeat> {
+    if claim.words.len() < 3 {
+        return None;
+    }
+    let holds = |set: &BTreeSet<String>| claim.words.iter().all(|w| text::has_root(set, w));
+    if sentences
+        .iter()
+        .any(|(set, negated)| *negated == claim.negated && holds(set))
+    {
+        Some(Repeat::InSentence)
+    } else if sentences
+        .first()
+        .is_some_and(|(_, negated)| *negated == claim.negated)
+        && holds(words)
+    {
+        Some(Repeat::InText)
+    } else {
+        None
+    }
+}
+
 /// Words that open a title explaining or detailing a rule: "Why the
 /// watchdog is not kicked from an interrupt", "How to recognise …", "Where
 /// per-request loaders are created", "What counts as a layout change".
@@ -318,6 +414,64 @@ mod tests {
         ];
         for (ct, cb, tt, tb, want) in cases {
             assert_eq!(check(ct, cb, tt, tb), want, "{ct} / {tt}");
+        }
+    }
+
+    #[test]
+    fn repeated_claims() {
+        let repeat = |title: &str, body: &str, target_title: &str| {
+            let text = format!("{title}\n{body}");
+            repeats(
+                &sentences(title, body),
+                &text::roots(&text),
+                &Claim::of(target_title),
+            )
+        };
+        let cases = [
+            // One sentence holds every content word of the target's title.
+            (
+                "Retries need jitter on our gateway",
+                "For the exponential backoff that outbound calls retry with, add full jitter; the gateway drops synchronised bursts.",
+                "Outbound calls retry with exponential backoff",
+                Some(Repeat::InSentence),
+            ),
+            // Spread over the text, with the title's polarity.
+            (
+                "Webhook signing: rotate the secret with the helper",
+                "Signatures use HMAC over the raw body. Call hooks.RotateSecret(ctx) to rotate; verify against both secrets for a day.",
+                "Verify webhook signatures over the raw request body",
+                None,
+            ),
+            (
+                "Webhook signing: verify with the helper",
+                "Signatures are checked over the raw request body. Call hooks.Verify(req) - do it before parsing JSON.",
+                "Verify webhook signatures over the raw request body",
+                Some(Repeat::InText),
+            ),
+            // An exception negates the claim: no repeat.
+            (
+                "Authenticated catalog responses are never cached at the CDN",
+                "Requests with an Authorization header get Cache-Control private.",
+                "Catalog responses are cached at the CDN",
+                None,
+            ),
+            // A title is one statement; a question in the body states nothing.
+            (
+                "Every outbound call retries with backoff? Not the webhook calls",
+                "Should outbound calls retry with exponential backoff? Webhooks use the queue.",
+                "Outbound calls retry with exponential backoff",
+                None,
+            ),
+            // Two content words are no claim to repeat.
+            (
+                "Use UTC everywhere",
+                "Store timestamps in UTC.",
+                "Timestamps in UTC",
+                None,
+            ),
+        ];
+        for (title, body, target, want) in cases {
+            assert_eq!(repeat(title, body, target), want, "{title} / {target}");
         }
     }
 
