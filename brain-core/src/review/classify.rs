@@ -9,7 +9,7 @@
 //! | the candidate only reports activity or progress ("Fixed a typo", "WIP", "Rebased on main") and states nothing lasting | no durable value | reject, no target |
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
-//! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), no additive wording, scope not disjoint | full replacement | supersede |
+//! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), no additive wording, scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
 //! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, a repeated claim, or words only it shares with the candidate | novel | accept |
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
 //! | any merge below, when the candidate changes a value of the target | ambiguous overlap | accept |
@@ -204,7 +204,13 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
         return verdict;
     }
     let live: Vec<&Scored> = named.into_iter().filter(|s| s.distinct.is_none()).collect();
+    // A verbatim copy of a stored memory brings no new value, even when a
+    // look-alike states an older one: the copy already says it.
+    let verbatim = live
+        .iter()
+        .any(|s| !s.cross_type && s.evidence.combined >= DUPLICATE && s.changed.is_none());
     if features.additive_wording_free()
+        && !verbatim
         && let Some(changed) = changed_value(&live, features.announces_replacement())
     {
         return supersede(changed);
