@@ -91,10 +91,14 @@ pub(super) struct Features {
     pub(super) no_value: Option<String>,
     /// The replacement phrases of the title.
     title_replacements: Vec<Replaced>,
-    /// What the title claims.
-    claim: subject::Claim,
-    /// The sentences of the text, for finding another memory's claim.
-    sentences: Vec<(BTreeSet<String>, bool)>,
+    /// What the title claims, found when first needed.
+    claim: OnceCell<subject::Claim>,
+    /// The sentences of the text, for finding another memory's claim, found
+    /// when first needed.
+    sentences: OnceCell<Vec<(BTreeSet<String>, bool)>>,
+    /// Where the title ends in `text` (the summary and detail follow a line
+    /// break later).
+    title_len: usize,
 }
 
 impl Features {
@@ -108,15 +112,21 @@ impl Features {
             .collect();
         let mut roots = text::roots(&text);
         roots.extend(m.tags.iter().flat_map(|t| text::roots(t)));
+        let values = Values::of(
+            &m.title,
+            &format!("{}\n{}", m.summary, m.detail),
+            roots.clone(),
+        );
         Features {
             roots,
             frame: values::frame_tokens(&m.title),
-            values: Values::of(&m.title, &format!("{}\n{}", m.summary, m.detail)),
+            values,
             elaborates: subject::elaborates(&m.title, &text),
             no_value: novalue::no_durable_value(&m.title, &m.summary, &m.detail),
             title_replacements: text::replacements(&m.title),
-            claim: subject::Claim::of(&m.title),
-            sentences: subject::sentences(&m.title, &format!("{}\n{}", m.summary, m.detail)),
+            claim: OnceCell::new(),
+            sentences: OnceCell::new(),
+            title_len: m.title.len(),
             terms: text::terms(&text),
             quantities: text::quantities(&text),
             title_tokens: text::tokens(&m.title),
@@ -139,6 +149,20 @@ impl Features {
     /// a new vendor", "We dropped the old HTTP client").
     pub(super) fn announces_replacement(&self) -> bool {
         !self.title_replacements.is_empty()
+    }
+
+    /// What the title claims (see [`subject::Claim`]).
+    fn claim(&self) -> &subject::Claim {
+        self.claim
+            .get_or_init(|| subject::Claim::of(&self.text[..self.title_len]))
+    }
+
+    /// The sentences of the memory (see [`subject::sentences`]).
+    fn sentences(&self) -> &[(BTreeSet<String>, bool)] {
+        self.sentences.get_or_init(|| {
+            let (title, body) = self.text.split_at(self.title_len);
+            subject::sentences(title, &body[1..])
+        })
     }
 
     /// The replacement phrases of the memory's text, whatever they are about.
@@ -363,9 +387,9 @@ pub(super) fn evidence(
                 .difference(t_title)
                 .all(|w| !text::NEGATIONS.contains(&w.as_str())),
         repeats_claim: subject::repeats(
-            &features.sentences,
+            features.sentences(),
             &features.roots,
-            &target_features.claim,
+            target_features.claim(),
         ),
         changed,
         cross_type: candidate.kind != target.kind,

@@ -7,6 +7,7 @@
 //! never deleted") says nothing is replaced. Pure; no I/O.
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 use super::text::{STOPWORDS, clause_texts, root, words};
 
@@ -222,8 +223,9 @@ impl Replaced {
 /// Whether a word says nothing about *what* is replaced (compared by
 /// [`root`], so "libraries" is "library").
 fn generic_object(word: &str) -> bool {
-    let r = root(word);
-    GENERIC_OBJECT.iter().any(|g| *g == word || root(g) == r)
+    static ROOTS: OnceLock<BTreeSet<String>> = OnceLock::new();
+    let roots = ROOTS.get_or_init(|| GENERIC_OBJECT.iter().map(|g| root(g)).collect());
+    GENERIC_OBJECT.contains(&word) || roots.contains(&root(word))
 }
 
 /// The topic words of `words`, nearest first, that can name a replaced thing

@@ -16,6 +16,7 @@
 //! MB" / "capped at 5 per hour"). Pure; no I/O.
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 use super::text;
 use super::values;
@@ -213,7 +214,14 @@ const GENERIC: &[&str] = &[
 
 /// Whether a [`text::root`] is too general to tie two memories together.
 pub(super) fn generic(root: &str) -> bool {
-    root.len() < 3 || GENERIC.iter().any(|g| *g == root || text::root(g) == root)
+    static ROOTS: OnceLock<BTreeSet<String>> = OnceLock::new();
+    let roots = ROOTS.get_or_init(|| {
+        GENERIC
+            .iter()
+            .flat_map(|g| [(*g).to_owned(), text::root(g)])
+            .collect()
+    });
+    root.len() < 3 || roots.contains(root)
 }
 
 /// What a title claims: its content words ([`text::root`]s that are not

@@ -104,8 +104,9 @@ pub(super) struct Values {
 }
 
 impl Values {
-    /// The values of a memory with this title and body (summary and detail).
-    pub(super) fn of(title: &str, body: &str) -> Values {
+    /// The values of a memory with this title and body (summary and detail),
+    /// and the [`text::roots`] of both.
+    pub(super) fn of(title: &str, body: &str, roots: BTreeSet<String>) -> Values {
         let title_values = values(title);
         let mut all = title_values.clone();
         all.extend(values(body));
@@ -126,7 +127,7 @@ impl Values {
             all,
             frame,
             change_worded,
-            roots: text::roots(&format!("{title}\n{body}")),
+            roots,
         }
     }
 }
@@ -809,7 +810,9 @@ mod tests {
 
     #[test]
     fn changes_table() {
-        let v = |title: &str, body: &str| Values::of(title, body);
+        let v = |title: &str, body: &str| {
+            Values::of(title, body, text::roots(&format!("{title}\n{body}")))
+        };
         let cases = [
             (
                 v(
