@@ -10,10 +10,11 @@
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
 //! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), no additive wording, scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
-//! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, a repeated claim, or words only it shares with the candidate | novel | accept |
+//! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, an additive reference or a repeated claim, or words only it shares with the candidate | novel | accept |
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
 //! | any merge below, when the candidate changes a value of the target | ambiguous overlap | accept |
 //! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`, `combined ≥ RELATED` in the same scope, or a narrower scope that adds nothing with `summary ≥ 0.7`) and nothing added | duplicate | merge |
+//! | an additive reference names the memory ("Adding to the 500 ms IWDG note", "In addition to the nightly VACUUM"): two or more of its words, more than any other's | additive update | merge |
 //! | the candidate repeats the claim of exactly one memory (every content word of its title, same polarity: in one sentence with `combined ≥ RESTATED`, or across its text with `combined ≥ OVERLAP`), scope same / broader / both global | additive update (duplicate when it adds nothing) | merge |
 //! | shared terms below `RELATED`, scope not disjoint, no rival with shared terms | duplicate (additive update with additive wording) | merge |
 //! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as") and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
@@ -297,11 +298,21 @@ fn closest_comparable<'s>(
                 && s.evidence.summary >= SPECIFIC_BODY)
                 || (features.elaborates && s.specific.len() >= 2))
     });
-    live.first()
-        .filter(gate)
-        .copied()
+    added(live)
+        .or_else(|| live.first().filter(gate).copied())
         .or_else(|| claimed(live))
         .or(tied)
+}
+
+/// The memory an additive reference of the candidate names ("Adding to the
+/// 500 ms IWDG note"): two or more of its words, more than any other
+/// memory's.
+fn added<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
+    let best = live.iter().max_by_key(|s| s.added_words).copied()?;
+    let unique = live
+        .iter()
+        .all(|s| s.evidence.target == best.evidence.target || s.added_words < best.added_words);
+    (best.added_words >= 2 && unique).then_some(best)
 }
 
 /// The memory whose value a newer candidate changes, strongly enough to
@@ -541,11 +552,24 @@ fn same_terms(live: &[&Scored], scored: &Scored) -> Option<Verdict> {
     None
 }
 
-/// A merge into the target when the candidate repeats its claim and no
-/// other memory's (see [`claimed`]): an update of that memory, or a
-/// duplicate when it adds nothing.
+/// A merge into the target when the candidate names it in an additive
+/// reference (see [`added`]), or repeats its claim and no other memory's
+/// (see [`claimed`]): an update of that memory, or a duplicate when it adds
+/// nothing.
 fn claim_update(live: &[&Scored], scored: &Scored) -> Option<Verdict> {
     let best = &scored.evidence;
+    if added(live).is_some_and(|a| a.evidence.target == best.target) {
+        return Some((
+            Relation::AdditiveUpdate,
+            Decision::Merge,
+            vec![best.target.clone()],
+            best.combined.max(0.5),
+            format!(
+                "adds to `{}` and names it (similarity {:.2}): merge into it",
+                best.target, best.combined
+            ),
+        ));
+    }
     claimed(live).filter(|c| c.evidence.target == best.target)?;
     let (relation, what) = if best.adds_information || !best.additive_wording.is_empty() {
         (Relation::AdditiveUpdate, "adds to")

@@ -38,6 +38,7 @@ use std::collections::BTreeSet;
 
 use crate::model::Memory;
 
+use super::addition;
 use super::novalue;
 use super::subject::{self, Distinct};
 use super::text::{
@@ -99,6 +100,9 @@ pub(super) struct Features {
     /// Where the title ends in `text` (the summary and detail follow a line
     /// break later).
     title_len: usize,
+    /// What additive references name ("adding to the 500 ms watchdog
+    /// note"), found when first needed.
+    added_to: OnceCell<Vec<BTreeSet<String>>>,
 }
 
 impl Features {
@@ -127,6 +131,7 @@ impl Features {
             claim: OnceCell::new(),
             sentences: OnceCell::new(),
             title_len: m.title.len(),
+            added_to: OnceCell::new(),
             terms: text::terms(&text),
             quantities: text::quantities(&text),
             title_tokens: text::tokens(&m.title),
@@ -163,6 +168,17 @@ impl Features {
             let (title, body) = self.text.split_at(self.title_len);
             subject::sentences(title, &body[1..])
         })
+    }
+
+    /// How many of `words` the additive reference of the text that names
+    /// the most of them names (see [`addition::added_to`]).
+    fn added_words(&self, words: &BTreeSet<String>) -> usize {
+        self.added_to
+            .get_or_init(|| addition::added_to(&self.text))
+            .iter()
+            .map(|o| o.intersection(words).count())
+            .max()
+            .unwrap_or(0)
     }
 
     /// The replacement phrases of the memory's text, whatever they are about.
@@ -206,6 +222,10 @@ pub(super) struct Scored {
     /// The candidate repeats the target's claim: every content word of its
     /// title, with the same polarity (see [`subject::repeats`]).
     pub(super) repeats_claim: Option<subject::Repeat>,
+    /// How many words of the target an additive reference of the candidate
+    /// names ("Adding to the 500 ms IWDG note" against "Kick the IWDG at
+    /// least every 500 ms": 3).
+    pub(super) added_words: usize,
     /// A value of the target the candidate states differently.
     pub(super) changed: Option<ValueChange>,
     /// The target is of another type (a decision replacing a convention).
@@ -318,22 +338,7 @@ pub(super) fn evidence(
     let all_text = &features.text;
     let target_text = &target_features.text;
     let target_words = text::tokens(target_text);
-    let new_words = text::tokens(&candidate.summary)
-        .difference(&target_words)
-        .count();
-    let adds_information = new_words >= 2
-        || candidate.tags.iter().any(|t| !target.tags.contains(t))
-        || candidate
-            .scope
-            .paths
-            .iter()
-            .any(|p| !target.scope.paths.contains(p))
-        || candidate
-            .scope
-            .modules
-            .iter()
-            .any(|m| !target.scope.modules.contains(m))
-        || (!candidate.detail.trim().is_empty() && detail < DUPLICATE);
+    let adds_information = adds_information(candidate, target, &target_words, detail);
     let Replacement {
         phrases: replacement_wording,
         restates_title,
@@ -386,6 +391,7 @@ pub(super) fn evidence(
             && c_title
                 .difference(t_title)
                 .all(|w| !text::NEGATIONS.contains(&w.as_str())),
+        added_words: features.added_words(&target_words),
         repeats_claim: subject::repeats(
             features.sentences(),
             &features.roots,
@@ -407,6 +413,32 @@ pub(super) fn evidence(
         names_term,
         names_title,
     }
+}
+
+/// Whether the candidate adds to the target: two or more new summary words,
+/// tags, paths or modules the target lacks, or a detail of its own.
+fn adds_information(
+    candidate: &Memory,
+    target: &Memory,
+    target_words: &BTreeSet<String>,
+    detail: f64,
+) -> bool {
+    let new_words = text::tokens(&candidate.summary)
+        .difference(target_words)
+        .count();
+    new_words >= 2
+        || candidate.tags.iter().any(|t| !target.tags.contains(t))
+        || candidate
+            .scope
+            .paths
+            .iter()
+            .any(|p| !target.scope.paths.contains(p))
+        || candidate
+            .scope
+            .modules
+            .iter()
+            .any(|m| !target.scope.modules.contains(m))
+        || (!candidate.detail.trim().is_empty() && detail < DUPLICATE)
 }
 
 /// The identifiers, code spans and amounts both texts name (see
@@ -1170,6 +1202,45 @@ mod tests {
             "Outbound webhook deliveries go through the queue, which owns the retries.",
         );
         assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+    }
+
+    #[test]
+    fn an_addition_that_names_its_memory_is_merged() {
+        use MemoryType::Gotcha;
+        let stored = [
+            memory(
+                "vacuum-0001",
+                Gotcha,
+                "Nightly VACUUM keeps the events table small",
+                "The 02:00 job vacuums events; autovacuum alone falls behind on it.",
+                &["db/**"],
+            ),
+            memory(
+                "analyze-0002",
+                Gotcha,
+                "Bulk loads leave planner statistics stale",
+                "Query plans go wrong for an hour after a large COPY.",
+                &["db/**"],
+            ),
+        ];
+        let mut m = memory(
+            "candidate-ffff",
+            Gotcha,
+            "Monthly partitions are skipped",
+            "In addition to the nightly events VACUUM, run it on each monthly partition by \
+             name: the parent holds no rows, so the job finds nothing to do.",
+            &["db/**"],
+        );
+        m.status = Status::Candidate;
+        m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+        let out = Reviewer::new(stored.iter()).review(&m);
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Merge, Some("vacuum-0001")),
+            "{}",
+            out.reason
+        );
+        assert!(out.reason.contains("names it"), "{}", out.reason);
     }
 
     #[test]

@@ -230,7 +230,7 @@ fn generic_object(word: &str) -> bool {
 
 /// The topic words of `words`, nearest first, that can name a replaced thing
 /// (not the pieces of a negation: "don't" gives `don` and `t`).
-fn object_words<'w>(words: impl Iterator<Item = &'w String>) -> BTreeSet<String> {
+pub(super) fn object_words<'w>(words: impl Iterator<Item = &'w String>) -> BTreeSet<String> {
     words
         .filter(|w| {
             w.chars().count() > 1

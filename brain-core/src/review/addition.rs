@@ -1,0 +1,117 @@
+//! Additions that name what they add to: "Adding to the 500 ms watchdog
+//! note, …", "In addition to the nightly vacuum, …", "Following up on the
+//! cache-key rule: …". The words after the phrase, in its clause, name the
+//! memory the candidate extends, the way replacement wording names the
+//! memory it replaces (see `replacement.rs`). Pure; no I/O.
+
+use std::collections::BTreeSet;
+
+use super::replacement::object_words;
+use super::text::{clause_texts, words};
+
+/// Phrases that add to an earlier note and name it after them. Phrases in
+/// the progressive ("adding to") only count written that way: "add to the
+/// allow list" is an instruction, not a reference.
+const ADDING_TO: &[&str] = &[
+    "adding to",
+    "to add to",
+    "in addition to",
+    "on top of",
+    "further to",
+    "following up on",
+    "follow-up to",
+    "follow up on",
+    "building on",
+    "more on",
+    "addendum to",
+    "extending",
+];
+
+/// Words that say what kind of note is extended ("the watchdog *note*",
+/// "the cache-key *gotcha*"), not which one.
+const KIND_WORDS: &[&str] = &[
+    "note",
+    "memory",
+    "entry",
+    "gotcha",
+    "convention",
+    "decision",
+    "pattern",
+    "doc",
+    "section",
+    "point",
+    "item",
+    "tip",
+    "advice",
+];
+
+/// The words naming what each additive reference in `text` adds to, one set
+/// per reference (empty sets left out).
+pub(super) fn added_to(text: &str) -> Vec<BTreeSet<String>> {
+    let needles: Vec<(&str, Vec<String>)> = ADDING_TO.iter().map(|p| (*p, words(p))).collect();
+    let mut out = Vec::new();
+    for written in clause_texts(text) {
+        let clause = words(written);
+        let raw: Vec<String> = written
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        let mut starts: Vec<usize> = Vec::new();
+        for (phrase, needle) in &needles {
+            let n = needle.len();
+            if n == 0 || clause.len() < n {
+                continue;
+            }
+            for start in (0..=clause.len() - n).filter(|&i| clause[i..i + n] == needle[..]) {
+                let written_so = phrase
+                    .split(|c: char| !c.is_alphanumeric())
+                    .zip(&raw[start..])
+                    .all(|(p, r)| !p.ends_with("ing") || r.ends_with("ing"));
+                if !written_so || starts.contains(&start) {
+                    continue;
+                }
+                starts.push(start);
+                let mut object = object_words(clause[start + n..].iter());
+                object.retain(|w| !KIND_WORDS.contains(&w.as_str()));
+                if !object.is_empty() {
+                    out.push(object);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn additions_name_what_they_add_to() {
+        let cases: &[(&str, &[&[&str]])] = &[
+            (
+                "Adding to the 500 ms watchdog note - long erases stall the CPU.",
+                &[&["500", "ms", "watchdog"]],
+            ),
+            (
+                "In addition to the nightly VACUUM, run ANALYZE after bulk loads.",
+                &[&["nightly", "vacuum"]],
+            ),
+            (
+                "Following up on the cache key rule: include the locale.",
+                &[&["cache", "key"]],
+            ),
+            // An instruction to add something names nothing it extends.
+            ("Add to the allow list any new shader keyword.", &[]),
+            ("Retries also apply to 429 responses.", &[]),
+        ];
+        for (text, want) in cases {
+            let want: Vec<BTreeSet<String>> = want
+                .iter()
+                .map(|o| o.iter().map(|w| (*w).to_owned()).collect())
+                .collect();
+            assert_eq!(added_to(text), want, "{text}");
+        }
+    }
+}
