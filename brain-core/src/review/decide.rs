@@ -972,6 +972,22 @@ mod tests {
                 decision: Decision::Supersede,
             },
             Case {
+                name: "another type, removed from a place the target names",
+                target: (
+                    Convention,
+                    "Admin dashboard pages render on the server",
+                    "Pages under admin/ use server-side rendering; no client-only routes.",
+                    &["admin/**"],
+                ),
+                candidate: (
+                    Gotcha,
+                    "Exports are gone from the back office",
+                    "The legacy export button was removed from the admin dashboard pages.",
+                    &["admin/**"],
+                ),
+                decision: Decision::Accept,
+            },
+            Case {
                 name: "another type, a detail of the target's body only",
                 target: (
                     Convention,
@@ -1241,6 +1257,38 @@ mod tests {
             out.reason
         );
         assert!(out.reason.contains("names it"), "{}", out.reason);
+    }
+
+    #[test]
+    fn a_verbatim_copy_is_no_change_of_a_look_alike() {
+        use MemoryType::Convention;
+        let stored = [
+            memory(
+                "pool-old-0001",
+                Convention,
+                "Checkout workers run with 8 threads",
+                "Set in deploy/checkout.yaml; more threads starve the database pool.",
+                &["deploy/**"],
+            ),
+            memory(
+                "pool-new-0002",
+                Convention,
+                "Checkout workers run with 12 threads",
+                "Set in deploy/checkout.yaml; more threads starve the database pool.",
+                &["deploy/**"],
+            ),
+        ];
+        let mut m = stored[1].clone();
+        m.id = MemoryId::new("candidate-ffff").unwrap();
+        m.status = Status::Candidate;
+        m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+        let out = Reviewer::new(stored.iter()).review(&m);
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Merge, Some("pool-new-0002")),
+            "{}",
+            out.reason
+        );
     }
 
     #[test]

@@ -102,7 +102,7 @@ const STOP_VERBS: &[&str] = &[
 enum Side {
     /// "use X instead of **Y**", "we no longer **Y**", "X replaces **Y**".
     After,
-    /// "**Y** is replaced by X".
+    /// "**Y** is replaced by X", "**Y** was removed from Z".
     Before,
     /// "**Y** is deprecated", "the deprecated **Y**", "we switched off **Y**".
     Both,
@@ -113,15 +113,17 @@ enum Side {
 
 fn object_side(phrase: &str) -> Side {
     match phrase {
+        // The passive names what went before it; after it comes where from
+        // ("X was removed from the admin dashboard").
         "not anymore" | "anymore" | "replaced by" | "superseded by" | "in favor of"
         | "in favour of" | "gone" | "went away" | "goes away" | "going away" | "moved to"
         | "moved into" | "extracted into" | "split into" | "relocated to" | "now lives in"
-        | "now live in" | "now in" | "now sit in" | "now sit under" => Side::Before,
+        | "now live in" | "now in" | "now sit in" | "now sit under" | "was removed"
+        | "were removed" | "been removed" | "was deleted" | "were deleted" | "been deleted"
+        | "was dropped" | "were dropped" => Side::Before,
         "deprecated" | "switched off" | "turned off" | "shut down" | "phased out"
-        | "decommissioned" | "retired" | "destroyed" | "was removed" | "were removed"
-        | "been removed" | "was deleted" | "were deleted" | "been deleted" | "was dropped"
-        | "were dropped" | "dropped" | "archived" | "obsolete" | "discontinued" | "abandoned"
-        | "sunset" | "sunsetted" | "ditched" => Side::Both,
+        | "decommissioned" | "retired" | "destroyed" | "dropped" | "archived" | "obsolete"
+        | "discontinued" | "abandoned" | "sunset" | "sunsetted" | "ditched" => Side::Both,
         "moved" | "migrated" | "switched" | "ported" => Side::From,
         _ => Side::After,
     }
@@ -445,7 +447,12 @@ mod tests {
             // What kind of thing, or that it exists, names nothing.
             (
                 "The provider package has been removed from pubspec.yaml.",
-                &[("been removed", &[&["provider"], &["pubspec", "yaml"]])],
+                &[("been removed", &[&["provider"]])],
+            ),
+            // Passive: after the phrase comes where it was removed from.
+            (
+                "The legacy export button was removed from the admin dashboard.",
+                &[("was removed", &[&["legacy", "export", "button"]])],
             ),
             (
                 "The asset-sync script no longer exists.",
