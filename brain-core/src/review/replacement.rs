@@ -85,12 +85,24 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "goes away",
     "going away",
     STOP_DOING,
+    USED_TO,
 ];
 
 /// The phrase reported for "stop" or "quit" before a gerund ("Stop editing
 /// CHANGELOG.md by hand", "we stopped vendoring protobufs"): any verb, so it
 /// is found by its form, not by its words.
 const STOP_DOING: &str = "stop doing";
+
+/// The phrase reported for a former practice ("we used to deploy from the
+/// bastion host"), found by its form since "X is used to sign requests"
+/// says what X is for.
+const USED_TO: &str = "used to";
+
+/// Forms of "be", which make "moving off" a change under way and "used to"
+/// a purpose.
+const BE: &[&str] = &[
+    "am", "is", "are", "was", "were", "be", "been", "being", "re", "s",
+];
 
 /// Verbs that end a practice when a gerund follows them.
 const STOP_VERBS: &[&str] = &[
@@ -272,10 +284,15 @@ fn occurrences(
             let negated = clause[start.saturating_sub(2)..start]
                 .iter()
                 .any(|w| PHRASE_NEGATIONS.contains(&w.as_str()));
-            let tense = phrase
-                .split_whitespace()
-                .zip(&raw[start..])
-                .all(|(p, r)| !p.ends_with("ed") || r.ends_with("ed") || r == p);
+            // "we are moving off X" is a change under way; "turn off X" and
+            // "turning off X hides resets" are advice.
+            let progressive = start > 0 && BE.contains(&raw[start - 1].as_str());
+            let tense = phrase.split_whitespace().zip(&raw[start..]).all(|(p, r)| {
+                !p.ends_with("ed")
+                    || r.ends_with("ed")
+                    || r == p
+                    || (progressive && r.ends_with("ing"))
+            });
             if !negated && tense {
                 found.push(Occurrence {
                     phrase,
@@ -283,6 +300,19 @@ fn occurrences(
                     len: n,
                 });
             }
+        }
+    }
+    // "we used to X": a former practice; not "X is used to sign requests".
+    for (i, pair) in raw.windows(2).enumerate() {
+        if pair[0] == "used"
+            && pair[1] == "to"
+            && (i == 0 || !BE.contains(&raw[i - 1].as_str()) && raw[i - 1] != "get")
+        {
+            found.push(Occurrence {
+                phrase: USED_TO,
+                start: i,
+                len: 2,
+            });
         }
     }
     // "stop" or "quit" before a gerund: "Stop editing CHANGELOG.md by hand".
@@ -327,7 +357,7 @@ fn occurrences(
 pub fn replacements(text: &str) -> Vec<Replaced> {
     let needles: Vec<(&'static str, Vec<String>)> = REPLACEMENT_WORDING
         .iter()
-        .filter(|p| **p != STOP_DOING)
+        .filter(|p| **p != STOP_DOING && **p != USED_TO)
         .map(|p| (*p, words(p)))
         .collect();
     let mut out = Vec::new();
@@ -458,6 +488,16 @@ mod tests {
                 "The asset-sync script no longer exists.",
                 &[("no longer", &[&["asset", "sync", "script"]])],
             ),
+            // A change under way, and a former practice.
+            (
+                "We are moving off Heroku to Fly.io.",
+                &[("moved off", &[&["heroku"]])],
+            ),
+            (
+                "We used to deploy with Capistrano from the bastion host.",
+                &[("used to", &[&["deploy", "capistrano", "bastion", "host"]])],
+            ),
+            ("The HMAC key is used to sign webhook payloads.", &[]),
             // Advice in the present is no report of a change.
             ("Turn off the watchdog in debug builds.", &[]),
             ("Switch off autocorrect in the search box.", &[]),
