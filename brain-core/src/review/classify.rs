@@ -19,7 +19,7 @@
 //! | shared terms below `RELATED`, scope not disjoint, no rival with shared terms | duplicate (additive update with additive wording) | merge |
 //! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as") and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
 //! | candidate scope narrower than the target's and `combined ≥ RELATED` | possible split | accept |
-//! | `combined ≥ RELATED` (or same identity), summary or qualified title, adds information, no close runner-up | additive update | merge |
+//! | `combined ≥ RELATED` (or same identity), `summary ≥ OVERLAP`, adds information, no close runner-up | additive update | merge |
 //! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike | duplicate | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept |
 //!
@@ -479,24 +479,20 @@ fn merge_or_split(
     });
     let additive = best.adds_information || !best.additive_wording.is_empty();
     // An update restates what it updates: a shared title over another summary
-    // is not one, unless the title is repeated whole and qualified.
+    // is not one (a title repeated whole is a repeated claim, see
+    // `claim_update`).
     if (best.combined >= RELATED || best.same_identity)
-        && (best.summary >= OVERLAP || (scored.extends_title && same_scope(best.scope)))
+        && best.summary >= OVERLAP
         && additive
         && !runner_up_close
     {
-        let how = if best.summary >= OVERLAP {
-            ""
-        } else {
-            " and qualifies its title"
-        };
         return Some((
             Relation::AdditiveUpdate,
             Decision::Merge,
             target,
             best.combined,
             format!(
-                "adds to `{}` (similarity {:.2}){how}: merge into it",
+                "adds to `{}` (similarity {:.2}): merge into it",
                 best.target, best.combined
             ),
         ));

@@ -215,10 +215,6 @@ pub(super) struct Scored {
     pub(super) negates_shared: bool,
     /// Similarity of the whole texts (title, summary and detail together).
     pub(super) whole: f64,
-    /// The candidate's title repeats every topic word of the target's title
-    /// and adds to it, without a negation: "Every outbound gRPC call sets a
-    /// deadline, except long-lived streams".
-    pub(super) extends_title: bool,
     /// The candidate repeats the target's claim: every content word of its
     /// title, with the same polarity (see [`subject::repeats`]).
     pub(super) repeats_claim: Option<subject::Repeat>,
@@ -376,7 +372,6 @@ pub(super) fn evidence(
         changed_value: changed.as_ref().map(ValueChange::describe),
         distinct_subject: distinct.as_ref().map(Distinct::describe),
     };
-    let (c_title, t_title) = (&features.title_tokens, &target_features.title_tokens);
     Scored {
         evidence,
         restates_title,
@@ -385,12 +380,6 @@ pub(super) fn evidence(
         negates_shared: target.status == crate::model::Status::Dismissed
             && negates_shared(features, target_features),
         whole: round(text::jaccard(&features.topic, &target_features.topic)),
-        extends_title: t_title.len() >= 2
-            && t_title.is_subset(c_title)
-            && c_title.len() > t_title.len()
-            && c_title
-                .difference(t_title)
-                .all(|w| !text::NEGATIONS.contains(&w.as_str())),
         added_words: features.added_words(&target_words),
         repeats_claim: subject::repeats(
             features.sentences(),

@@ -24,9 +24,9 @@
 //!    lineage links, changed values (`values.rs`), distinct subjects
 //!    (`subject.rs`); and, unreported, additive references that name the
 //!    memory (`addition.rs`), the identifiers, code spans and measures both
-//!    name, opposite words, title qualifications, whether the candidate
-//!    repeats the memory's claim (its title's content words) and the words
-//!    only the candidate and that memory share among those compared.
+//!    name, opposite words, whether the candidate repeats the memory's claim
+//!    (its title's content words) and the words only the candidate and that
+//!    memory share among those compared.
 //! 4. **Relation** ([`Relation`]), then **decision** ([`Decision`]), in
 //!    `classify.rs`, each with a reason; a candidate that only reports
 //!    activity ("fixed a typo", "WIP") is rejected (`novalue.rs`).
