@@ -15,7 +15,7 @@
 //! | any merge below, when the candidate changes a value of the target | ambiguous overlap | accept |
 //! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`, `combined ≥ RELATED` in the same scope, or a narrower scope that adds nothing with `summary ≥ 0.7`) and nothing added | duplicate | merge |
 //! | an additive reference names the memory ("Adding to the 500 ms IWDG note", "In addition to the nightly VACUUM"): two or more of its words, more than any other's | additive update | merge |
-//! | the candidate repeats the claim of exactly one memory (every content word of its title, same polarity: in one sentence with `combined ≥ RESTATED`, or across its text with `combined ≥ OVERLAP`), scope same / broader / both global | additive update (duplicate when it adds nothing) | merge |
+//! | the candidate repeats the claim of exactly one memory (every content word of its title, same polarity): in one sentence, `combined ≥ RESTATED`, scope same / broader / both global; or across its text, `combined ≥ OVERLAP`, the same paths or modules | additive update (duplicate when it adds nothing) | merge |
 //! | shared terms below `RELATED`, scope not disjoint, no rival with shared terms | duplicate (additive update with additive wording) | merge |
 //! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as") and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
 //! | candidate scope narrower than the target's and `combined ≥ RELATED` | possible split | accept |
@@ -390,17 +390,22 @@ fn replaced_by_name(live: &[&Scored]) -> Option<Verdict> {
 }
 
 /// The one memory whose claim the candidate repeats (see
-/// `subject::repeats`), in a scope it covers: in one sentence, in texts at
-/// least [`RESTATED`] alike, or across its text, at least [`OVERLAP`] alike;
-/// none when the claims of several are repeated.
+/// `subject::repeats`): in one sentence, in a scope the candidate covers and
+/// texts at least [`RESTATED`] alike; or across its text, for the same paths
+/// or modules and texts at least [`OVERLAP`] alike (words spread over a text
+/// say less than one sentence, so the scope must say the rest: "Database
+/// migrations must be backward compatible … deploying code before its
+/// migration runs …" names every word of "Run database migrations before
+/// deploying" and is another rule). None when the claims of several are
+/// repeated.
 fn claimed<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
     let mut found = live.iter().filter(|s| {
-        let floor = match s.repeats_claim {
-            Some(Repeat::InSentence) => RESTATED,
-            Some(Repeat::InText) => OVERLAP,
-            None => return false,
-        };
-        wide_enough(s.evidence.scope) && s.evidence.combined >= floor
+        let (scope, floor) = (s.evidence.scope, s.evidence.combined);
+        match s.repeats_claim {
+            Some(Repeat::InSentence) => wide_enough(scope) && floor >= RESTATED,
+            Some(Repeat::InText) => scope == ScopeRelation::Same && floor >= OVERLAP,
+            None => false,
+        }
     });
     let first = found.next().copied();
     found.next().is_none().then_some(first).flatten()

@@ -1161,7 +1161,7 @@ mod tests {
 
     #[test]
     fn an_update_that_repeats_a_claim_is_merged() {
-        use MemoryType::Gotcha;
+        use MemoryType::{Convention, Gotcha};
         let stored = [
             memory(
                 "backoff-0001",
@@ -1207,6 +1207,26 @@ mod tests {
             "Outbound webhook deliveries go through the queue, which owns the retries.",
         );
         assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+        // Every word of a global claim spread over another rule's text.
+        let stored = [memory(
+            "migrate-first-0001",
+            Convention,
+            "Run database migrations before deploying",
+            "The pipeline applies pending migrations, then rolls out the new release.",
+            &[],
+        )];
+        let mut m = memory(
+            "candidate-ffff",
+            Convention,
+            "Database migrations must be backward compatible",
+            "Deploying code before its migration runs must not break old pods; add columns \
+             first and drop them in a later release.",
+            &[],
+        );
+        m.status = Status::Candidate;
+        m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+        let out = Reviewer::new(stored.iter()).review(&m);
+        assert_ne!(out.decision, Decision::Merge, "{}", out.reason);
     }
 
     #[test]
