@@ -9,14 +9,15 @@
 //! "Progress on …", "Session summary", "Status update", "Blocked on …"),
 //! when its summary opens with such an action under a title that says how it
 //! went ("All tests green after rebase"), or when it reads like a diary
-//! entry: tied to the day it was written or to someone's plans ("today",
-//! "this morning", "spent the afternoon", "no conclusion yet", "pinged them
-//! again", "ready for review"); and no part of its text states something
-//! that lasts: no rule or advice (must, never, always, should, avoid,
-//! prefer, don't, make sure), no reason or consequence (because, otherwise, so that,
-//! breaks, fails when, leaks), no replacement or move ("switched from X to
-//! Y", "now lives in", "no longer"), no present state ("X is now Y", "X
-//! uses Y"). Real knowledge that mentions tests, versions or typos keeps one
+//! entry in two ways at least (a report of work, or words tying it to the
+//! day it was written or to someone's plans: "today", "this morning", "spent
+//! the afternoon", "no conclusion yet", "pinged them again", "ready for
+//! review"; "today" alone may mean "nowadays"); and no part of its text
+//! states something that lasts: no rule or advice (must, never, always,
+//! should, avoid, prefer, don't, make sure), no reason or consequence
+//! (because, otherwise, so that, breaks, fails when, leaks), no replacement
+//! or move ("switched from X to Y", "now lives in", "no longer"), no present
+//! state ("X is now Y", "X uses Y"). Real knowledge that mentions tests, versions or typos keeps one
 //! of those ("bumped the pool to 50 because …", "tests must not share a
 //! database"). Pure; no I/O.
 
@@ -251,26 +252,27 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
         title_words.len() >= w.len() && title_words[..w.len()] == w[..]
     });
     let all = format!("{title}\n{summary}\n{detail}");
-    let episodic = text::find_phrases(&all, EPISODIC);
     // A report of work opens the title ("Fixed …") or, under a title that
     // says how it went ("All tests green after rebase"), the summary.
     let reported = activity(title);
-    if status.is_none() && !reported && !activity(summary) && episodic.is_empty() {
+    let work = reported || activity(summary);
+    // A diary entry reads like one in two ways at least: "today" alone may
+    // mean "nowadays" ("Today every service logs through pino").
+    let episodic = text::find_phrases(&all, EPISODIC);
+    let diary = episodic.len() + usize::from(work) >= 2;
+    // A report of work must be about routine work ("Renamed the orders table
+    // to purchases" is a lasting fact; "Renamed a variable" is not).
+    let routine_work = work && !text::find_phrases(&all, ROUTINE).is_empty();
+    if status.is_none() && !diary && !routine_work {
         return None;
     }
     let durable = text::find_phrases(&all, DURABLE);
     if !durable.is_empty() || !text::replacements(&all).is_empty() {
         return None;
     }
-    // A report of work must be about routine work ("Renamed the orders table
-    // to purchases" is a lasting fact; "Renamed a variable" is not) or read
-    // like a diary entry.
-    if status.is_none() && episodic.is_empty() && text::find_phrases(&all, ROUTINE).is_empty() {
-        return None;
-    }
     Some(match (status, episodic.first()) {
         (Some(s), _) => format!("a status line (\"{s}\"), not knowledge that lasts"),
-        (None, Some(e)) if !reported => format!(
+        (None, Some(e)) if diary && !reported => format!(
             "a diary entry (\"{e}\"): \"{}\" states no rule, reason or lasting fact",
             title_opening(title, first)
         ),
@@ -425,6 +427,11 @@ mod tests {
                 true,
             ),
             // A lasting fact keeps its value whatever day it was written.
+            (
+                "Today every service logs through pino",
+                "The shared logger wraps pino and adds the trace id to each line.",
+                false,
+            ),
             (
                 "The staging database is reset every night",
                 "Anything you create today is gone tomorrow; seed scripts must be idempotent.",
