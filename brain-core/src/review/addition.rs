@@ -1,5 +1,5 @@
 //! Additions that name what they add to: "Adding to the 500 ms watchdog
-//! note, …", "In addition to the nightly vacuum, …", "Following up on the
+//! note, …", "Building on the nightly vacuum note, …", "Following up on the
 //! cache-key rule: …". The words after the phrase, in its clause, name the
 //! memory the candidate extends, the way replacement wording names the
 //! memory it replaces (see `replacement.rs`). Pure; no I/O.
@@ -11,12 +11,12 @@ use super::text::{clause_texts, words};
 
 /// Phrases that add to an earlier note and name it after them. Phrases in
 /// the progressive ("adding to") only count written that way: "add to the
-/// allow list" is an instruction, not a reference.
+/// allow list" is an instruction, not a reference. "In addition to" and "on
+/// top of" are not among them: they add a thing to a thing ("in addition to
+/// unit tests, run the contract tests"), not to a note.
 const ADDING_TO: &[&str] = &[
     "adding to",
     "to add to",
-    "in addition to",
-    "on top of",
     "further to",
     "following up on",
     "follow-up to",
@@ -24,7 +24,6 @@ const ADDING_TO: &[&str] = &[
     "building on",
     "more on",
     "addendum to",
-    "extending",
 ];
 
 /// Words that say what kind of note is extended ("the watchdog *note*",
@@ -95,9 +94,11 @@ mod tests {
                 &[&["500", "ms", "watchdog"]],
             ),
             (
-                "In addition to the nightly VACUUM, run ANALYZE after bulk loads.",
+                "Building on the nightly VACUUM note, run ANALYZE after bulk loads.",
                 &[&["nightly", "vacuum"]],
             ),
+            // A thing added to a thing names no note.
+            ("In addition to unit tests, run the contract tests.", &[]),
             (
                 "Following up on the cache key rule: include the locale.",
                 &[&["cache", "key"]],

@@ -14,7 +14,7 @@
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
 //! | any merge below, when the candidate changes a value of the target | ambiguous overlap | accept |
 //! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`, `combined ≥ RELATED` in the same scope, or a narrower scope that adds nothing with `summary ≥ 0.7`) and nothing added | duplicate | merge |
-//! | an additive reference names the memory ("Adding to the 500 ms IWDG note", "In addition to the nightly VACUUM"): two or more of its words, more than any other's | additive update | merge |
+//! | an additive reference names the memory ("Adding to the 500 ms IWDG note", "Following up on the cache-key rule"): two or more of its words, more than any other's | additive update | merge |
 //! | the candidate repeats the claim of exactly one memory (every content word of its title, same polarity): in one sentence, `combined ≥ RESTATED`, scope same / broader / both global; or across its text, `combined ≥ OVERLAP`, the same paths or modules | additive update (duplicate when it adds nothing) | merge |
 //! | shared terms below `RELATED`, scope not disjoint, no rival with shared terms | duplicate (additive update with additive wording) | merge |
 //! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as") and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |

@@ -1252,8 +1252,8 @@ mod tests {
             "candidate-ffff",
             Gotcha,
             "Monthly partitions are skipped",
-            "In addition to the nightly events VACUUM, run it on each monthly partition by \
-             name: the parent holds no rows, so the job finds nothing to do.",
+            "Adding to the nightly events VACUUM note: run it on each monthly partition by \
+             name, the parent holds no rows, so the job finds nothing to do.",
             &["db/**"],
         );
         m.status = Status::Candidate;
