@@ -190,7 +190,8 @@ pub fn analyze_query(index: &Index, query: &Query<'_>) -> (QueryText, Vec<String
         }
     }
     for p in &paths {
-        q.add_path(p);
+        let written = q.paths.contains(p);
+        q.add_path(p, written);
     }
     (q, paths)
 }

@@ -533,10 +533,11 @@ impl QueryText {
 
     /// Adds the words of `path`: its file name's words (and extension) as
     /// one group that may make a memory relevant, its directories' words as
-    /// one that only supports; in each, the best word counts.
-    pub fn add_path(&mut self, path: &str) {
+    /// one that only supports (unless the task wrote the path itself: then
+    /// every word of it may); in each, the best word counts.
+    pub fn add_path(&mut self, path: &str, written: bool) {
         let (file, dirs) = path_words(path);
-        for (terms, trigger) in [(file, true), (dirs, false)] {
+        for (terms, trigger) in [(file, true), (dirs, written)] {
             if !terms.is_empty() {
                 self.groups.push(Group {
                     label: path.to_owned(),
