@@ -31,7 +31,15 @@
 //! "partial writes" is no "partial update", "the index API replaces the whole
 //! document" does not replace a memory about `_update`, and "round with
 //! `HALF_EVEN` instead of `HALF_UP`" does not replace "use `BigDecimal` for
-//! money".
+//! money". It names the target *clearly* when what it replaces holds one of
+//! the target's identifiers or paths, or a word of the target's title said
+//! in the candidate's title or with a second word of the target; such a
+//! replacement holds in any scope and for any type.
+//!
+//! *Claims and additions* (see `subject.rs` and `addition.rs`): whether the
+//! candidate repeats every content word of the target's title with the same
+//! polarity (an update of that rule), and how many of the target's words an
+//! additive reference names ("Adding to the 500 ms IWDG note").
 
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
