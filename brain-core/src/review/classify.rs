@@ -174,9 +174,13 @@ fn supersede(scored: &Scored) -> Verdict {
 }
 
 fn classify(features: &Features, all: &[Scored]) -> Verdict {
-    // Dismissed knowledge stays dismissed whatever type it comes back as.
-    let scored: Vec<&Scored> = all.iter().collect();
-    if let Some(verdict) = rejected_repeat(&scored) {
+    // Dismissed knowledge stays dismissed whatever type it comes back as;
+    // other memories of another type are no repeat (nor closer than one).
+    let repeats: Vec<&Scored> = all
+        .iter()
+        .filter(|s| !s.cross_type || s.evidence.target_status == Status::Dismissed)
+        .collect();
+    if let Some(verdict) = rejected_repeat(&repeats) {
         return verdict;
     }
     if let Some(why) = &features.no_value {
