@@ -1360,6 +1360,35 @@ mod tests {
                 Decision::Accept,
             ),
         ];
+        // A closer memory of another type does not hide the dismissed one
+        // from a candidate with replacement wording (compared across types).
+        let stored = [
+            dismissed(
+                Convention,
+                "Bounce the api deployment on latency spikes",
+                "When p99 goes above 2 s, kubectl rollout restart deploy/api brings it back.",
+            ),
+            memory(
+                "gotcha-0002",
+                Gotcha,
+                "Restart the api pods when p99 latency spikes",
+                "Running kubectl rollout restart deploy/api when p99 latency is above 2 s \
+                 hides the connection leak behind the spikes.",
+                &[],
+            ),
+        ];
+        let mut m = memory(
+            "candidate-ffff",
+            Convention,
+            "Restart the api pods when p99 latency spikes",
+            "Run kubectl rollout restart deploy/api when p99 latency is above 2 s; \
+             we no longer wait for the on-call review.",
+            &[],
+        );
+        m.status = Status::Candidate;
+        m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+        let out = Reviewer::new(stored.iter()).review(&m);
+        assert_eq!(out.decision, Decision::Reject, "{}", out.reason);
         for (name, target, (kind, title, summary), want) in cases {
             let stored = [target];
             let mut m = memory("candidate-ffff", kind, title, summary, &[]);
