@@ -28,6 +28,7 @@ mod test_preference;
 mod test_repository;
 mod test_review;
 mod test_route;
+mod test_rules;
 mod test_secrets;
 mod test_session;
 mod test_session_profile;

@@ -64,6 +64,9 @@ struct Unit {
     /// Paragraphs, which may join the paragraphs next to them; a rule of a
     /// list or a whole list, table or code block never does.
     prose: bool,
+    /// A whole list, table or code block (several items, or no prose of its
+    /// own): titled by its heading when it is all its section holds.
+    block: bool,
 }
 
 /// Drafts for every rule of `file` (named `file_name`); fragments with too
@@ -226,6 +229,7 @@ fn units(section: &Section) -> Vec<Unit> {
                         line: r.line,
                         label: Some(label.clone()),
                         prose: false,
+                        block: false,
                     });
                 }
             } else {
@@ -236,6 +240,7 @@ fn units(section: &Section) -> Vec<Unit> {
                     line: item.line,
                     label: None,
                     prose: false,
+                    block: true,
                 });
             }
             i = j;
@@ -247,13 +252,14 @@ fn units(section: &Section) -> Vec<Unit> {
                 j += 1;
             }
             let run: Vec<&Item> = items[i..j].to_vec();
-            if independent(&run) {
+            if independent(&run) || run.len() == 1 {
                 for r in run {
                     out.push(Unit {
                         text: r.text.clone(),
                         line: r.line,
                         label: None,
                         prose: false,
+                        block: false,
                     });
                 }
             } else {
@@ -262,6 +268,7 @@ fn units(section: &Section) -> Vec<Unit> {
                     line: item.line,
                     label: None,
                     prose: false,
+                    block: true,
                 });
             }
             i = j;
@@ -280,6 +287,7 @@ fn units(section: &Section) -> Vec<Unit> {
             line: item.line,
             label: None,
             prose: item.kind == ItemKind::Paragraph,
+            block: matches!(item.kind, ItemKind::Table | ItemKind::Code),
         });
         i += 1;
     }
@@ -380,7 +388,10 @@ fn draft(
         .headings
         .last()
         .is_some_and(|h| classify::heading_type(h).is_some());
-    let title = if whole && !heading_title.is_empty() && !names_kind {
+    // A section that is one rule is titled by the rule; one that is a whole
+    // list, table or code block, or several paragraphs, by its heading.
+    let several = unit.block || super::chunk::sentences(&flat).len() > 2;
+    let title = if whole && several && !heading_title.is_empty() && !names_kind {
         heading_title.clone()
     } else {
         match rule_title(&flat) {

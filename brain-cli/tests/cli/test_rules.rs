@@ -1,0 +1,279 @@
+//! Rule files end to end: one memory per rule, `@file` imports, spans that
+//! make a re-import a no-op after merges, scopes that are real paths; paths
+//! given from anywhere; and the always-on index at session start.
+
+use crate::common::TestEnv;
+
+const CLAUDE_MD: &str =
+    "@AGENTS.md\n\n## Claude only\n\n- NEVER add yourself as a co-author of a commit.\n";
+
+const AGENTS_MD: &str = "# Guide
+
+- ALWAYS run `cargo xwin clippy` before pushing a change that touches Windows code.
+- NEVER update all dependencies in the lockfile; use `cargo update --precise`.
+- PREFER `if let` chains over nested matches in `lock/mod.rs` and elsewhere.
+- AVOID `.unwrap()` in library code; I/O errors must carry their path.
+
+## Patches
+
+**Key rules:**
+
+- Fix existing patches rather than creating new ones for every upstream change.
+- Never change TODO assignees (`TODO(name)` must retain the original name).
+
+## Install
+
+```bash
+npm i -g @example/build-tools
+```
+";
+
+/// A repository with CLAUDE.md importing AGENTS.md, and one source file.
+fn repo() -> TestEnv {
+    let env = TestEnv::empty();
+    env.git(&["init", "-q", "-b", "main"]);
+    std::fs::write(env.root().join("CLAUDE.md"), CLAUDE_MD).unwrap();
+    std::fs::write(env.root().join("AGENTS.md"), AGENTS_MD).unwrap();
+    std::fs::create_dir_all(env.root().join("crates/resolver/src/lock")).unwrap();
+    std::fs::write(
+        env.root().join("crates/resolver/src/lock/mod.rs"),
+        "// lock\n",
+    )
+    .unwrap();
+    env.git(&["add", "-A"]);
+    env.git(&["commit", "-q", "-m", "rules"]);
+    env.brain(["init"]).success();
+    env
+}
+
+fn titles(json: &serde_json::Value) -> Vec<String> {
+    json["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["written"].as_array().unwrap().iter())
+        .map(|w| w["title"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn claude_md_imports_agents_md_once_with_one_memory_per_rule() {
+    let env = repo();
+    let out = env.brain(["import", "CLAUDE.md", "AGENTS.md"]).success();
+    insta::assert_snapshot!(out);
+    let (json, _) = env.brain_json("import-rules", &["import", "--dry-run", "CLAUDE.md"]);
+    // Already imported: nothing to write.
+    assert!(titles(&json).is_empty(), "{json}");
+    let (list, _) = env.brain_json("list", &["list", "--status", "candidate"]);
+    let memories = list["memories"].as_array().unwrap();
+    let all_titles: Vec<&str> = memories
+        .iter()
+        .map(|m| m["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(memories.len(), 8, "{all_titles:?}");
+    assert!(all_titles.iter().all(|t| !t.starts_with("Untitled")));
+    assert!(all_titles.contains(&"Install"), "{all_titles:?}");
+    assert!(
+        all_titles.contains(
+            &"Fix existing patches rather than creating new ones for every upstream change"
+        ),
+        "{all_titles:?}"
+    );
+    // Scopes: the partial path resolves to the tracked file; `.unwrap()`
+    // and `I/O` are not paths.
+    let scopes: Vec<String> = memories
+        .iter()
+        .map(|m| {
+            let (show, _) = env.brain_json("show", &["show", m["id"].as_str().unwrap()]);
+            show["memory"]["scope"]["paths"].to_string()
+        })
+        .collect();
+    assert!(
+        scopes.contains(&r#"["crates/resolver/src/lock/mod.rs"]"#.to_owned()),
+        "{scopes:?}"
+    );
+    assert!(
+        scopes
+            .iter()
+            .all(|s| !s.contains("unwrap") && !s.contains("I/O")),
+        "{scopes:?}"
+    );
+}
+
+#[test]
+fn a_second_import_writes_nothing_even_after_approval_merged_candidates() {
+    let env = repo();
+    env.brain(["import", "CLAUDE.md"]).success();
+    env.brain(["approve", "--all"]).success();
+    let before = env.git(&["status", "--porcelain", "--untracked-files=all"]);
+    let (json, _) = env.brain_json("import-rules", &["import", "CLAUDE.md", "AGENTS.md"]);
+    assert!(titles(&json).is_empty(), "{json}");
+    assert_eq!(
+        env.git(&["status", "--porcelain", "--untracked-files=all"]),
+        before
+    );
+    // A rule merged into another memory by hand is still recognised.
+    let (list, _) = env.brain_json("list", &["list"]);
+    let ids: Vec<String> = list["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap().to_owned())
+        .collect();
+    let victim = ids.last().unwrap();
+    let file = list["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == victim.as_str())
+        .unwrap()["path"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let text = std::fs::read_to_string(env.root().join(&file)).unwrap();
+    let span = text
+        .lines()
+        .skip_while(|l| !l.contains("kind: span"))
+        .nth(1)
+        .unwrap()
+        .trim()
+        .trim_start_matches("value: ")
+        .to_owned();
+    std::fs::remove_file(env.root().join(&file)).unwrap();
+    // The span now lives on another memory's evidence, as a merge leaves it.
+    let keeper = list["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] != victim.as_str())
+        .unwrap()["path"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let keeper_text = std::fs::read_to_string(env.root().join(&keeper)).unwrap();
+    let keeper_text = keeper_text.replacen(
+        "  - kind: span\n",
+        &format!("  - kind: span\n    value: {span}\n  - kind: span\n"),
+        1,
+    );
+    std::fs::write(env.root().join(&keeper), keeper_text).unwrap();
+    env.brain(["lint"]).success();
+    let (json, _) = env.brain_json("import-rules", &["import", "CLAUDE.md"]);
+    assert!(titles(&json).is_empty(), "{json}");
+}
+
+#[test]
+fn paths_from_anywhere_match_like_paths_from_the_root() {
+    let env = repo();
+    env.brain(["import", "CLAUDE.md"]).success();
+    env.brain(["approve", "--all"]).success();
+    let task = "make the resolver lock code easier to read";
+    let ids = |json: &serde_json::Value| -> (serde_json::Value, Vec<String>) {
+        let ids = json["selected"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_str().unwrap().to_owned())
+            .collect();
+        (json["paths"].clone(), ids)
+    };
+    let from_root = |path: &str| {
+        let (json, _) = env.brain_json("inject", &["inject", "--task", task, "--path", path]);
+        ids(&json)
+    };
+    let expected = from_root("crates/resolver/src/lock/mod.rs");
+    assert_eq!(
+        expected.0,
+        serde_json::json!(["crates/resolver/src/lock/mod.rs"])
+    );
+    let abs = env.root().join("crates/resolver/src/lock/mod.rs");
+    assert_eq!(from_root(abs.to_str().unwrap()), expected);
+    assert_eq!(from_root("./crates/resolver/src/lock/mod.rs"), expected);
+    assert_eq!(from_root("crates\\resolver\\src\\lock\\mod.rs"), expected);
+    // From a subdirectory, relative to it.
+    let sub = env.root().join("crates/resolver");
+    let out = env
+        .command([
+            "--format",
+            "json",
+            "inject",
+            "--task",
+            task,
+            "--path",
+            "src/lock/mod.rs",
+        ])
+        .current_dir(&sub)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(ids(&json), expected);
+    assert!(!expected.1.is_empty());
+    // Outside the repository: a warning, left out.
+    let out = env
+        .brain(["inject", "--task", task, "--path", "/etc/hosts"])
+        .success();
+    assert!(out.stderr.contains("outside the repository"), "{out}");
+}
+
+#[test]
+fn working_tree_paths_leave_out_the_store_and_are_capped() {
+    let env = repo();
+    env.git(&["add", "-A"]);
+    env.git(&["commit", "-q", "-m", "store"]);
+    for i in 0..230 {
+        std::fs::write(env.root().join(format!("f{i:03}.txt")), "x\n").unwrap();
+    }
+    env.git(&["add", "-A"]);
+    env.git(&["commit", "-q", "-m", "files"]);
+    for i in 0..230 {
+        std::fs::write(env.root().join(format!("f{i:03}.txt")), "y\n").unwrap();
+    }
+    std::fs::write(env.root().join(".brain/config.yaml"), "schema_version: 1\n").unwrap();
+    let (json, _) = env.brain_json("inject", &["inject", "--task", "tidy the files"]);
+    let paths = json["paths"].as_array().unwrap();
+    assert_eq!(json["path_source"], "git_diff");
+    assert_eq!(paths.len(), 200);
+    assert_eq!(json["paths_omitted"], 30);
+    assert!(
+        paths
+            .iter()
+            .all(|p| !p.as_str().unwrap().starts_with(".brain"))
+    );
+}
+
+#[test]
+fn session_start_gets_the_always_on_index() {
+    let env = repo();
+    env.brain(["import", "CLAUDE.md"]).success();
+    env.brain(["approve", "--all"]).success();
+    env.git(&["add", "-A"]);
+    env.git(&["commit", "-q", "-m", "store"]);
+    let inject = env.brain(["inject"]).success();
+    insta::assert_snapshot!(inject);
+    for rule in [
+        "ALWAYS run",
+        "NEVER update all dependencies",
+        "NEVER add yourself",
+    ] {
+        assert!(inject.stdout.contains(rule), "{rule}: {inject}");
+    }
+    assert!(!inject.stdout.contains("PREFER"), "{inject}");
+    let (route, _) = env.brain_json("../route", &["route"]);
+    assert_eq!(route["context"]["block"].as_str().unwrap(), inject.stdout);
+    let (start, _) = env.brain_json("conversation-start", &["conversation-start", "--force"]);
+    assert!(
+        start["context"]["block"]
+            .as_str()
+            .unwrap()
+            .contains("Always-on rules"),
+        "{start}"
+    );
+    // A small budget holds fewer lines, never more tokens.
+    let (small, _) = env.brain_json("inject", &["inject", "--budget", "80"]);
+    assert!(small["used_tokens"].as_u64().unwrap() <= 80, "{small}");
+}
