@@ -593,19 +593,38 @@ mod tests {
                 &["crates/uv-resolver/src/lock/mod.rs"],
                 &["lock/mod.rs"],
             ),
-            ("Ledger rows live in `ledger.ts`.", &["src/payments/ledger.ts"], &["**/ledger.ts"]),
+            (
+                "Ledger rows live in `ledger.ts`.",
+                &["src/payments/ledger.ts"],
+                &["**/ledger.ts"],
+            ),
             ("See README.md for the rules.", &[], &["**/README.md"]),
-            ("Shared types go in `web/src/types/`.", &["web/src/types/**"], &["web/src/types/**"]),
+            (
+                "Shared types go in `web/src/types/`.",
+                &["web/src/types/**"],
+                &["web/src/types/**"],
+            ),
             ("Gone: `src/old/thing.rs`.", &[], &["src/old/thing.rs"]),
-            ("Files under `*/api/*.cs` are generated.", &["*/api/*.cs"], &["*/api/*.cs"]),
+            (
+                "Files under `*/api/*.cs` are generated.",
+                &["*/api/*.cs"],
+                &["*/api/*.cs"],
+            ),
         ];
         for (text, with_tree, without) in cases {
-            assert_eq!(scope(text, &[], Some(&tree)), *with_tree, "with tree: {text}");
+            assert_eq!(
+                scope(text, &[], Some(&tree)),
+                *with_tree,
+                "with tree: {text}"
+            );
             assert_eq!(scope(text, &[], None), *without, "without: {text}");
         }
         // A file the session touched counts before it is tracked.
         let touched = vec!["src/new.rs".to_owned()];
-        assert_eq!(scope("Wrote `src/new.rs`.", &touched, Some(&tree)), ["src/new.rs"]);
+        assert_eq!(
+            scope("Wrote `src/new.rs`.", &touched, Some(&tree)),
+            ["src/new.rs"]
+        );
     }
 
     #[test]
