@@ -162,7 +162,44 @@ fn is_rule_item(item: &Item) -> bool {
     let words = crate::review::text::words(first_line).len();
     let constraint = !find_phrases(first_line, classify::CONSTRAINT).is_empty()
         || EMPHASIS.iter().any(|e| first_line.contains(e));
-    words >= 7 || (constraint && words >= 4)
+    (words >= 7 && !is_catalogue_entry(first_line)) || (constraint && words >= 4)
+}
+
+/// Words that make a description an instruction ("`/src`: Use …").
+const INSTRUCTING: &[&str] = &[
+    "use", "run", "avoid", "prefer", "follow", "keep", "add", "ensure", "write", "include",
+    "never", "always", "must", "should", "do", "don't", "make", "check", "put", "call",
+];
+
+/// A catalogue entry: a name (code, bold or a short label) with a
+/// description that instructs nothing: `` `/src`: Main source code for all
+/// packages``, `**Testing:** Vitest`.
+fn is_catalogue_entry(line: &str) -> bool {
+    let t = line.trim();
+    let after_label = if let Some(rest) = t.strip_prefix('`') {
+        rest.split_once('`').map(|(_, r)| r)
+    } else if let Some(rest) = t.strip_prefix("**") {
+        rest.split_once("**").map(|(_, r)| r)
+    } else {
+        t.split_once(": ")
+            .filter(|(label, _)| label.split_whitespace().count() <= 3)
+            .map(|(_, r)| r)
+    };
+    let Some(rest) = after_label else {
+        return false;
+    };
+    let rest = rest.trim_start_matches([':', ' ', '-', '—', '–', '*']);
+    let first = rest
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    let lower = rest.to_lowercase();
+    !rest.is_empty()
+        && !INSTRUCTING.contains(&first.as_str())
+        && crate::review::text::words(&lower)
+            .iter()
+            .all(|w| !["never", "always", "must", "should", "not"].contains(&w.as_str()))
 }
 
 /// Whether a run of list items are independent rules, each a memory.
@@ -731,6 +768,21 @@ mod tests {
         );
         assert_eq!(d[1].draft.importance, Importance::Medium);
         assert!(d.iter().all(|x| !x.draft.title.starts_with("Untitled")));
+    }
+
+    #[test]
+    fn catalogue_entries_are_names_with_descriptions_that_instruct_nothing() {
+        let cases = [
+            ("`/src`: Main source code for all Aspire packages and their tests", true),
+            ("**Testing:** Vitest with the workspace configuration in the root", true),
+            ("Aspire.Hosting: Application host orchestration and resource management", true),
+            ("**Imports:** Use specific imports and avoid restricted relative imports", false),
+            ("`global.json`: pins the SDK version - never modify it without a request", false),
+            ("ALWAYS run the formatter before committing any change to the repository", false),
+        ];
+        for (line, want) in cases {
+            assert_eq!(is_catalogue_entry(line), want, "{line}");
+        }
     }
 
     #[test]
