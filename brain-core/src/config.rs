@@ -585,6 +585,33 @@ mod tests {
     }
 
     #[test]
+    fn inject_thresholds_are_settings_with_checked_ranges() {
+        let (c, unknown) =
+            parse_config("schema_version: 1\ninject:\n  min_relevance: 0.6\n  max_memories: 3\n")
+                .unwrap();
+        assert!(unknown.is_empty());
+        let t = c.inject.tuning();
+        assert!((t.min_relevance - 0.6).abs() < 1e-12);
+        assert_eq!(t.max_memories, 3);
+        assert!((t.min_shown_relevance - 0.45).abs() < 1e-12, "the default");
+        assert!(c.problems().is_empty());
+        for (body, key) in [
+            ("min_relevance: 1.5", "inject.min_relevance"),
+            ("min_shown_relevance: -0.1", "inject.min_shown_relevance"),
+            ("relative_cutoff: 2", "inject.relative_cutoff"),
+            ("max_memories: 0", "inject.max_memories"),
+            ("read_only_factor: 0.5", "inject.read_only_factor"),
+        ] {
+            let (c, _) = parse_config(&format!("schema_version: 1\ninject:\n  {body}\n")).unwrap();
+            let keys: Vec<_> = c.problems().into_iter().map(|p| p.key).collect();
+            assert_eq!(keys, [key], "{body}");
+        }
+        // Defaults are not written out.
+        let text = config_to_string(&Config::for_workflow(Workflow::AutomationFirst));
+        assert!(!text.contains("inject"), "{text}");
+    }
+
+    #[test]
     fn default_config_is_small_and_round_trips() {
         let text = config_to_string(&Config::for_workflow(Workflow::AutomationFirst));
         assert_eq!(text, "schema_version: 1\nworkflow: automation-first\n");
