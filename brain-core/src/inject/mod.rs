@@ -926,3 +926,176 @@ impl crate::Brain {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Importance, Provenance, Source, Status};
+
+    fn memory(id: &str, title: &str, summary: &str, detail: &str) -> Memory {
+        let mut m = Memory::new(
+            MemoryId::new(id).unwrap(),
+            MemoryType::Convention,
+            Status::Active,
+            title,
+            summary,
+            Provenance {
+                source: Source::Import,
+                captured_at: "2026-01-01T00:00:00Z".parse().unwrap(),
+                proposed_by: None,
+                evidence: Vec::new(),
+            },
+        );
+        m.detail = detail.to_owned();
+        m
+    }
+
+    /// A small store of imported rules, as a rule file gives them.
+    fn store() -> Vec<Memory> {
+        let mut always = memory(
+            "lockfile",
+            "NEVER update all dependencies in the lockfile",
+            "NEVER update all dependencies in the lockfile; use `cargo update --precise` to make lockfile changes.",
+            "",
+        );
+        always.importance = Importance::High;
+        vec![
+            always,
+            memory(
+                "clippy-expect",
+                "PREFER `#[expect()]` over `#[allow()]` if clippy must be disabled",
+                "PREFER `#[expect()]` over `#[allow()]` if clippy must be disabled.",
+                "",
+            ),
+            memory(
+                "partitions",
+                "Partition usage_events by month",
+                "usage_events is range-partitioned with one partition per calendar month.",
+                "",
+            ),
+            memory(
+                "snapshots",
+                "Review generated snapshots as behavior",
+                "Snapshot changes are behavior to review, not output to accept.",
+                "Section: Testing\n\nReview generated snapshots as behavior, not disposable output.\n\n\
+                 | Changed source | Command |\n| --- | --- |\n| Grammar `.ungram` | `just gen-grammar` |\n\
+                 | Lint rule | `just gen-rules` |",
+            ),
+            memory(
+                "windows",
+                "Check Windows builds with cargo xwin clippy",
+                "When making changes for Windows from Unix, use `cargo xwin clippy` to check compilation.",
+                "",
+            ),
+        ]
+    }
+
+    fn inject(task: Option<&str>, paths: &[String]) -> Selection {
+        let memories = store();
+        let refs: Vec<&Memory> = memories.iter().collect();
+        let request = Request {
+            task,
+            paths,
+            path_source: if paths.is_empty() {
+                PathSource::None
+            } else {
+                PathSource::Explicit
+            },
+            paths_omitted: 0,
+            modules: &[],
+            ids: &[],
+            layer: Layer::Summary,
+            budget: 1200,
+            embedding: None,
+            tuning: Tuning::default(),
+        };
+        select(
+            &refs,
+            &request,
+            "2026-06-01T00:00:00Z".parse().unwrap(),
+            None,
+            &HashMap::new(),
+        )
+    }
+
+    fn ids(s: &Selection) -> Vec<&str> {
+        s.selected.iter().map(|x| x.id.as_str()).collect()
+    }
+
+    #[test]
+    fn what_is_shown_for_natural_tasks() {
+        // (task, the first memory shown, or none)
+        let cases: &[(&str, Option<&str>)] = &[
+            // A long pasted log still finds the rule its words name.
+            (
+                "CI is red on my PR, clippy says:\n\nerror: used `unwrap()` on a `Result` value\n   --> crates/x/src/lock/mod.rs:812:27\n\nJust add an allow so it goes green.",
+                Some("clippy-expect"),
+            ),
+            (
+                "The windows job failed after my refactor, I'm on a Mac",
+                Some("windows"),
+            ),
+            (
+                "Just accept all the new snapshots so the tests pass",
+                Some("snapshots"),
+            ),
+            // One word the memory only mentions in passing is not enough.
+            ("Update the company holiday calendar page copy", None),
+            // A question about the code gets nothing, however well it matches.
+            (
+                "How does clippy decide when to allow a lint? Just explain, don't change anything.",
+                None,
+            ),
+            ("Order new standing desks for the office", None),
+        ];
+        for (task, want) in cases {
+            let s = inject(Some(task), &[]);
+            assert_eq!(ids(&s).first().copied(), *want, "{task}: {:?}", ids(&s));
+            if want.is_none() {
+                assert!(
+                    s.block.contains("No stored memory is relevant"),
+                    "{}",
+                    s.block
+                );
+            }
+            assert!(tokens(&s.block) <= 1200);
+        }
+    }
+
+    #[test]
+    fn the_block_prints_the_rule_text_and_matching_table_rows() {
+        let s = inject(
+            Some("I edited the grammar in css.ungram, what do I regenerate?"),
+            &[],
+        );
+        assert_eq!(ids(&s).first().copied(), Some("snapshots"), "{}", s.block);
+        assert!(
+            s.block
+                .contains("| Grammar `.ungram` | `just gen-grammar` |"),
+            "{}",
+            s.block
+        );
+        // The table's header comes with the row.
+        assert!(
+            s.block.contains("| Changed source | Command |"),
+            "{}",
+            s.block
+        );
+        let s = inject(
+            Some("bump every crate in the lockfile to its latest version"),
+            &[],
+        );
+        assert!(s.block.contains("`cargo update --precise`"), "{}", s.block);
+    }
+
+    #[test]
+    fn session_start_shows_the_always_on_index() {
+        let s = inject(None, &[]);
+        assert_eq!(ids(&s), ["lockfile"]);
+        assert!(s.block.contains("Always-on rules (1 of 1"), "{}", s.block);
+        assert!(s.block.contains("`cargo update --precise`"), "{}", s.block);
+        // With a path, it is a task like any other.
+        let s = inject(None, &["src/unrelated.rs".to_owned()]);
+        assert!(!s.block.contains("Always-on"), "{}", s.block);
+    }
+}
