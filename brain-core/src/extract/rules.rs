@@ -75,7 +75,12 @@ pub fn drafts(file: &RuleFile, file_name: &str, tree: Tree<'_>) -> (Vec<Extracte
     let mut out = Vec::new();
     let mut rejected = Vec::new();
     for (i, section) in file.sections.iter().enumerate() {
-        if i == 0 && section.headings.len() <= 1 && is_intro(&section.body) {
+        // A Cursor rule file is a rule by definition: it has no introduction.
+        if i == 0
+            && file.format != super::markdown::RuleFormat::CursorMdc
+            && section.headings.len() <= 1
+            && is_intro(&section.body)
+        {
             rejected.push(Rejected {
                 line: section.line,
                 excerpt: excerpt(&section.body),
@@ -88,8 +93,9 @@ pub fn drafts(file: &RuleFile, file_name: &str, tree: Tree<'_>) -> (Vec<Extracte
         let whole = units.len() == 1;
         for (u, unit) in units.into_iter().enumerate() {
             // The opening lines of a file without headings ("You are an
-            // expert in …") introduce it.
-            if i == 0 && u == 0 && !whole && section.headings.len() <= 1 && is_intro(&unit.text) {
+            // expert in …") introduce it; under a heading they may well be
+            // the first rule.
+            if i == 0 && u == 0 && !whole && section.headings.is_empty() && is_intro(&unit.text) {
                 rejected.push(Rejected {
                     line: unit.line,
                     excerpt: excerpt(&unit.text),
@@ -657,6 +663,26 @@ fn is_intro(text: &str) -> bool {
     classify::classify(&prose, None, None).score < classify::MIN_TYPE_SCORE
         && find_phrases(&prose, classify::CONSTRAINT).is_empty()
         && !EMPHASIS.iter().any(|e| prose.contains(e))
+        && !instructs(&prose)
+}
+
+/// Whether a sentence of `prose` tells the reader to do something: it
+/// opens with an instructing verb ("Use …", "Run …"), or its main clause
+/// does after a condition ("When running tests, use …").
+fn instructs(prose: &str) -> bool {
+    let flat = prose.split_whitespace().collect::<Vec<_>>().join(" ");
+    super::chunk::sentences(&flat).iter().any(|s| {
+        let clauses = std::iter::once(s.as_str()).chain(s.split_once(", ").map(|(_, main)| main));
+        clauses.into_iter().any(|c| {
+            let first = c
+                .split_whitespace()
+                .next()
+                .unwrap_or_default()
+                .trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '\'')
+                .to_lowercase();
+            INSTRUCTING.contains(&first.as_str())
+        })
+    })
 }
 
 /// The text without fenced code blocks.
@@ -773,12 +799,30 @@ mod tests {
     #[test]
     fn catalogue_entries_are_names_with_descriptions_that_instruct_nothing() {
         let cases = [
-            ("`/src`: Main source code for all Aspire packages and their tests", true),
-            ("**Testing:** Vitest with the workspace configuration in the root", true),
-            ("Aspire.Hosting: Application host orchestration and resource management", true),
-            ("**Imports:** Use specific imports and avoid restricted relative imports", false),
-            ("`global.json`: pins the SDK version - never modify it without a request", false),
-            ("ALWAYS run the formatter before committing any change to the repository", false),
+            (
+                "`/src`: Main source code for all Aspire packages and their tests",
+                true,
+            ),
+            (
+                "**Testing:** Vitest with the workspace configuration in the root",
+                true,
+            ),
+            (
+                "Aspire.Hosting: Application host orchestration and resource management",
+                true,
+            ),
+            (
+                "**Imports:** Use specific imports and avoid restricted relative imports",
+                false,
+            ),
+            (
+                "`global.json`: pins the SDK version - never modify it without a request",
+                false,
+            ),
+            (
+                "ALWAYS run the formatter before committing any change to the repository",
+                false,
+            ),
         ];
         for (line, want) in cases {
             assert_eq!(is_catalogue_entry(line), want, "{line}");
@@ -798,6 +842,22 @@ mod tests {
         for (g, want) in cases {
             assert_eq!(rule_glob(g), want, "{g}");
         }
+    }
+
+    #[test]
+    fn the_first_rule_under_a_files_title_is_a_rule_not_an_introduction() {
+        let text = "---\nalwaysApply: true\n---\n\n# Test without watch\n\nWhen running tests, use the `--watch false` flag to avoid watch mode:\n\nWe're using Vitest workspaces for testing.\n\nExamples:\n\n- `pnpm test -- --watch false`\n";
+        let t = titles(text, ".cursor/rules/test-running.mdc");
+        assert_eq!(
+            t[0], "When running tests, use the `--watch false` flag to avoid watch mode",
+            "{t:?}"
+        );
+        // A persona line opening a headingless file is still an introduction.
+        let t = titles(
+            "You are an expert in TypeScript.\n\n- Always use hooks in components.\n- Never call fetch in components.\n",
+            ".cursorrules",
+        );
+        assert_eq!(t.len(), 2, "{t:?}");
     }
 
     #[test]
