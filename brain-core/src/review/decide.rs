@@ -352,6 +352,17 @@ pub(super) fn evidence(
         names_title,
     } = replacement_of(features, target_features, &target_words, combined);
     let changed = values::change(&features.values, &target_features.values);
+    // "USPS DIM divisor is 166" against "FedEx/UPS DIM divisor is 139": the
+    // same kind of value of another named thing, no change.
+    let named_apart = changed.as_ref().and_then(|_| {
+        names_apart(
+            &candidate.title,
+            &target.title,
+            &features.roots,
+            &target_features.roots,
+        )
+    });
+    let changed = changed.filter(|_| named_apart.is_none());
     let distinct = if find_phrases(all_text, ADDITIVE_WORDING).is_empty() && !features.elaborates {
         subject::distinct(
             &features.frame,
@@ -361,7 +372,17 @@ pub(super) fn evidence(
         )
     } else {
         None
-    };
+    }
+    // A value both titles state over the same other words is what differs
+    // ("Loudness target is -14 LUFS" / "Loudness normalised to -16 LUFS"),
+    // unless the difference opens the titles.
+    .filter(|d| {
+        d.leading
+            || !changed
+                .as_ref()
+                .is_some_and(|c| c.in_titles && c.strength.0 == 3)
+    })
+    .or(named_apart);
     let evidence = Evidence {
         target: target.id.clone(),
         target_status: target.status,
@@ -410,6 +431,46 @@ pub(super) fn evidence(
         names_term,
         names_title,
     }
+}
+
+/// The proper names a title holds: acronyms (`USPS`, `AWS`) and words
+/// capitalised inside as brands are (`FedEx`, `WeasyPrint`), not
+/// identifiers (`minSdk`).
+fn title_names(title: &str) -> impl Iterator<Item = &str> {
+    title.split(|c: char| !c.is_alphanumeric()).filter(|w| {
+        let mut letters = w.chars().filter(|c| c.is_alphabetic());
+        letters.next().is_some_and(char::is_uppercase)
+            && w.chars().filter(|c| c.is_alphabetic()).count() >= 2
+            && letters.any(char::is_uppercase)
+    })
+}
+
+/// A name each title holds that the other memory never mentions, if both
+/// have one: two named things ("USPS" where it says "FedEx"), not one thing
+/// stated twice.
+fn names_apart(
+    candidate_title: &str,
+    target_title: &str,
+    candidate_roots: &BTreeSet<String>,
+    target_roots: &BTreeSet<String>,
+) -> Option<Distinct> {
+    let own = |title: &'_ str, other_title: &str, other: &BTreeSet<String>| {
+        let other_words: Vec<String> = other_title
+            .split(|c: char| !c.is_alphanumeric())
+            .map(str::to_lowercase)
+            .collect();
+        title_names(title)
+            .find(|n| {
+                let n = n.to_lowercase();
+                !other.contains(&text::root(&n)) && !other_words.contains(&n)
+            })
+            .map(str::to_owned)
+    };
+    Some(Distinct {
+        candidate: own(candidate_title, target_title, target_roots)?,
+        target: own(target_title, candidate_title, candidate_roots)?,
+        leading: true,
+    })
 }
 
 /// Whether the candidate adds to the target: two or more new summary words,
@@ -713,6 +774,36 @@ fn scope_relation(candidate: &Memory, target: &Memory) -> ScopeRelation {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn titles_that_name_different_things_are_apart() {
+        let apart = |c: &str, t: &str| {
+            names_apart(c, t, &text::roots(c), &text::roots(t)).map(|d| d.describe())
+        };
+        let cases = [
+            (
+                "DHL parcel limit is 31 kg",
+                "GLS parcel limit is 40 kg",
+                Some("`DHL` where it says `GLS`"),
+            ),
+            (
+                "AWS quota is 50 vCPUs",
+                "GCP quota is 24 vCPUs",
+                Some("`AWS` where it says `GCP`"),
+            ),
+            // One name, or the same in both, or an identifier: one thing.
+            ("minSdk is now 26", "minSdk is 24", None),
+            ("Node pinned to 22", "Node pinned to 20", None),
+            (
+                "Redis maxmemory is 4 GB",
+                "Cache memory limit is 2 GB",
+                None,
+            ),
+        ];
+        for (c, t, want) in cases {
+            assert_eq!(apart(c, t).as_deref(), want, "{c} / {t}");
+        }
+    }
+
     use super::*;
     use crate::model::{MemoryId, MemoryType, Provenance, Source, Status};
     use crate::review::{Decision, Relation, Reviewer};

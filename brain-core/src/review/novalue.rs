@@ -45,6 +45,31 @@ const STATUS_TITLES: &[&str] = &[
     "blocked by",
     "waiting on",
     "waiting for",
+    "meeting notes",
+    "notes from",
+    "minutes of",
+];
+
+/// Words that say nothing was settled: a status line holding them records a
+/// discussion, not a decision, whatever rule words it quotes ("discussed
+/// maybe using X instead of Y, no decision").
+const UNSETTLED: &[&str] = &[
+    "no decision",
+    "not decided",
+    "undecided",
+    "nothing decided",
+    "revisit next",
+];
+
+/// The whole vocabulary of a chat reply that acknowledges or closes
+/// ("LGTM, approved", "Thanks, that fixed it", "Great, that worked! Closing
+/// this session now."): a candidate made only of these words says nothing.
+const ACKNOWLEDGEMENT: &[&str] = &[
+    "lgtm", "approved", "approve", "thanks", "thank", "you", "great", "worked", "works", "work",
+    "fixed", "fix", "it", "that", "this", "closing", "close", "session", "now", "ship", "perfect",
+    "nice", "ok", "okay", "cool", "awesome", "good", "looks", "look", "me", "to", "all", "done",
+    "sounds", "the", "a", "and", "so", "much", "yes", "sure", "merci", "cheers", "ty", "s", "did",
+    "trick", "here", "we", "go",
 ];
 
 /// Words that tie a text to the day it was written or to someone's plans:
@@ -94,6 +119,7 @@ const ACTIVITY_VERBS: &[&str] = &[
     "continued",
     "debugged",
     "deleted",
+    "deployed",
     "did",
     "finished",
     "fixed",
@@ -110,11 +136,13 @@ const ACTIVITY_VERBS: &[&str] = &[
     "refactored",
     "reformatted",
     "regenerated",
+    "released",
     "removed",
     "renamed",
     "reran",
     "resolved",
     "reverted",
+    "shipped",
     "squashed",
     "started",
     "tested",
@@ -163,6 +191,9 @@ const ROUTINE: &[&str] = &[
     "cleanup",
     "nit",
     "nits",
+    "staging",
+    "smoke test",
+    "smoke tests",
 ];
 
 /// Words and phrases that state something lasting: a rule, a reason, a
@@ -247,11 +278,24 @@ const DURABLE: &[&str] = &[
 pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Option<String> {
     let title_words = text::words(title);
     let first = title_words.first()?;
+    let all = format!("{title}\n{summary}\n{detail}");
+    let acknowledgement: Vec<String> = ACKNOWLEDGEMENT
+        .iter()
+        .flat_map(|w| text::words(w))
+        .collect();
+    if text::words(&all)
+        .iter()
+        .all(|w| acknowledgement.contains(w))
+    {
+        return Some(format!(
+            "a chat reply (\"{}\"), not knowledge",
+            title_opening(title, first)
+        ));
+    }
     let status = STATUS_TITLES.iter().find(|p| {
         let w = text::words(p);
         title_words.len() >= w.len() && title_words[..w.len()] == w[..]
     });
-    let all = format!("{title}\n{summary}\n{detail}");
     // A report of work opens the title ("Fixed …") or, under a title that
     // says how it went ("All tests green after rebase"), the summary.
     let reported = activity(title);
@@ -262,12 +306,19 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     let diary = episodic.len() + usize::from(work) >= 2;
     // A report of work must be about routine work ("Renamed the orders table
     // to purchases" is a lasting fact; "Renamed a variable" is not).
-    let routine_work = work && !text::find_phrases(&all, ROUTINE).is_empty();
+    let routine_work = work && (!text::find_phrases(&all, ROUTINE).is_empty() || has_version(&all));
     if status.is_none() && !diary && !routine_work {
         return None;
     }
+    // A status line that says nothing was settled quotes rule words without
+    // stating a rule; a report's own verb ("Removed an unused import") is no
+    // replacement.
+    let unsettled = status.is_some() && !text::find_phrases(&all, UNSETTLED).is_empty();
     let durable = text::find_phrases(&all, DURABLE);
-    if !durable.is_empty() || !text::replacements(&all).is_empty() {
+    let replaces = text::replacements(&all)
+        .iter()
+        .any(|r| !ACTIVITY_VERBS.contains(&r.phrase));
+    if !unsettled && (!durable.is_empty() || replaces) {
         return None;
     }
     Some(match (status, episodic.first()) {
@@ -283,14 +334,30 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     })
 }
 
+/// Whether the text names a version with three parts or more (`3.14.2`,
+/// `v1.4.0-rc.1`): what a deploy or bump report is about.
+fn has_version(text: &str) -> bool {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')'))
+        .map(|w| w.trim_start_matches('v').trim_end_matches(['.', ':']))
+        .any(|w| {
+            let parts: Vec<&str> = w.split('.').collect();
+            parts.len() >= 3
+                && parts[..3]
+                    .iter()
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        })
+}
+
 /// Whether the title opens with a routine action in the past tense
-/// ("Fixed", "Ran", "Addressed"), the way change logs and session notes do.
+/// ("Fixed", "Ran", "Re-ran", "Addressed"), the way change logs and session
+/// notes do.
 fn activity(title: &str) -> bool {
     title
         .split_whitespace()
         .next()
         .map(|w| {
             w.trim_matches(|c: char| !c.is_alphanumeric())
+                .replace('-', "")
                 .to_lowercase()
         })
         .is_some_and(|w| ACTIVITY_VERBS.contains(&w.as_str()))
@@ -339,6 +406,40 @@ mod tests {
                 true,
             ),
             ("WIP", "wip on search indexing, continuing tomorrow", true),
+            // Chat replies, re-runs, deploys of a version, a discussion that
+            // settled nothing, a report whose own verb is "removed".
+            ("Looks good", "LGTM, ship it. Thanks!", true),
+            (
+                "Perfect, thank you",
+                "That did the trick, closing now.",
+                true,
+            ),
+            ("Pipeline fixed", "Re-ran the nightly job, all green.", true),
+            (
+                "Released 2.8.0",
+                "Released v2.8.0 to staging, smoke tests fine.",
+                true,
+            ),
+            (
+                "Meeting notes: cache sync",
+                "Talked about using Redis instead of memcached. No decision yet, revisit next quarter.",
+                true,
+            ),
+            (
+                "Removed unused imports",
+                "Removed two unused imports from api.py.",
+                true,
+            ),
+            (
+                "Redis replaced memcached",
+                "We removed memcached; sessions now live in Redis because evictions lost carts.",
+                false,
+            ),
+            (
+                "Meeting notes: retention decided",
+                "Logs are kept 30 days; the audit log must be kept 7 years.",
+                false,
+            ),
             (
                 "Addressed review comments",
                 "Renamed a couple of variables and added the missing docstring.",

@@ -78,6 +78,11 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "ditched",
     "got rid of",
     "ripped out",
+    "is legacy",
+    "are legacy",
+    "reversing",
+    "reversed",
+    "removed",
     "moved out of",
     "no more",
     "anymore",
@@ -132,10 +137,12 @@ fn object_side(phrase: &str) -> Side {
         | "moved into" | "extracted into" | "split into" | "relocated to" | "now lives in"
         | "now live in" | "now in" | "now sit in" | "now sit under" | "was removed"
         | "were removed" | "been removed" | "was deleted" | "were deleted" | "been deleted"
-        | "was dropped" | "were dropped" => Side::Before,
+        | "was dropped" | "were dropped" | "is legacy" | "are legacy" | "removed" => Side::Before,
         "deprecated" | "switched off" | "turned off" | "shut down" | "phased out"
         | "decommissioned" | "retired" | "destroyed" | "dropped" | "archived" | "obsolete"
-        | "discontinued" | "abandoned" | "sunset" | "sunsetted" | "ditched" => Side::Both,
+        | "discontinued" | "abandoned" | "sunset" | "sunsetted" | "ditched" | "ripped out" => {
+            Side::Both
+        }
         "moved" | "migrated" | "switched" | "ported" => Side::From,
         _ => Side::After,
     }

@@ -237,9 +237,19 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
             }
         }
     }
+    // Two times of day under titles about the same thing, two title words
+    // or one and wording of a change ("Full reindex runs nightly at 02:00" /
+    // "Full reindex only on Sundays" with "now runs Sundays 03:00"): when
+    // something runs, whatever words lead to it.
+    let clocks = |q: &Value, p: &Value| {
+        (shared >= 2 || (shared == 1 && candidate.change_worded))
+            && [q, p]
+                .iter()
+                .all(|v| matches!(v.amount, Amount::Number { dim: "clock", .. }))
+    };
     for q in &candidate.all {
         for p in &target.all {
-            if differ(q, p) && fresh(q) && !kept(p) && about(q, p) >= 1 {
+            if differ(q, p) && fresh(q) && !kept(p) && (about(q, p) >= 1 || clocks(q, p)) {
                 let worded = candidate.change_worded
                     || candidate
                         .title
@@ -644,6 +654,17 @@ fn boolean(word: &str) -> Option<Amount> {
 /// found, so the next word may be one.
 fn parse(word: &str) -> Option<(Amount, bool)> {
     let word = word.trim_start_matches(['~', '>', '<', '=', '^', 'v']);
+    // A negative number: "-14 LUFS", "-1.5 dB".
+    if let Some(magnitude) = word.strip_prefix('-')
+        && magnitude.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return match parse(magnitude)? {
+            (Amount::Number { value, dim }, unitless) if dim != "clock" => {
+                Some((Amount::Number { value: -value, dim }, unitless))
+            }
+            _ => None,
+        };
+    }
     if !word.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
@@ -840,6 +861,22 @@ mod tests {
                     "--dry-run defaults to true; pass --dry-run=false.",
                 ),
                 Some("true → false"),
+            ),
+            (
+                v("Output gain is -3 dB", "Mastering headroom."),
+                v("Output gain set to -6 dB", "Leaves room for peaks."),
+                Some("-6 → -3"),
+            ),
+            (
+                v(
+                    "Backups only on weekdays",
+                    "The database backup now runs at 04:30 UTC, weekdays only.",
+                ),
+                v(
+                    "Database backups run at 01:00 UTC",
+                    "Nightly dump to the archive bucket.",
+                ),
+                Some("01:00 → 04:30"),
             ),
             // The same value about another thing, or the same amount.
             (
