@@ -334,7 +334,10 @@ fn changed_value<'s>(live: &[&'s Scored], announced: bool) -> Option<&'s Scored>
                 && s.evidence.newer
                 && s.changed.as_ref().is_some_and(|c| {
                     (c.replaces() || announced)
-                        && (c.in_titles || c.strength.1 >= 2 || s.evidence.combined >= RESTATED)
+                        && (c.in_titles
+                            || c.strength.1 >= 2
+                            || s.evidence.combined >= RESTATED
+                            || (c.new_in_title && s.evidence.scope == ScopeRelation::Same))
                 })
         })
         .max_by(|a, b| {

@@ -254,6 +254,11 @@ pub(super) struct Scored {
     /// What a replacement phrase says is replaced holds a word of the
     /// target's title: what the target is about, not a detail of it.
     pub(super) names_title: bool,
+    /// A phrase retiring something names a word of the target's title that
+    /// only the target shares with the candidate among the memories compared
+    /// ("logrus was dropped" against "API service logs via logrus"): the
+    /// replacement names this memory.
+    pub(super) names_specific: bool,
 }
 
 impl Scored {
@@ -264,6 +269,7 @@ impl Scored {
     pub(super) fn named_clearly(&self) -> bool {
         !self.evidence.replacement_wording.is_empty()
             && (self.names_term
+                || self.names_specific
                 || (self.names_title && (self.named_in_title || self.replaced_words >= 2)))
     }
 
@@ -350,7 +356,11 @@ pub(super) fn evidence(
         in_title: named_in_title,
         names_term,
         names_title,
+        retired_title,
     } = replacement_of(features, target_features, &target_words, combined);
+    let names_specific = retired_title
+        .iter()
+        .any(|w| specific.contains(&text::root(w)));
     let changed = values::change(&features.values, &target_features.values);
     // "USPS DIM divisor is 166" against "FedEx/UPS DIM divisor is 139": the
     // same kind of value of another named thing, no change.
@@ -430,6 +440,7 @@ pub(super) fn evidence(
         named_in_title,
         names_term,
         names_title,
+        names_specific,
     }
 }
 
@@ -446,7 +457,7 @@ fn title_names(title: &str) -> impl Iterator<Item = &str> {
 }
 
 /// A name each title holds that the other memory never mentions, if both
-/// have one: two named things ("USPS" where it says "FedEx"), not one thing
+/// have one: two named things (`USPS` where it says `FedEx`), not one thing
 /// stated twice.
 fn names_apart(
     candidate_title: &str,
@@ -604,6 +615,7 @@ fn replacement_of(
     let mut in_title = false;
     let mut names_term = false;
     let mut names_title = false;
+    let mut retired_title = BTreeSet::new();
     let target_terms: Vec<Vec<String>> = target
         .terms
         .iter()
@@ -658,10 +670,16 @@ fn replacement_of(
             .objects
             .iter()
             .any(|o| target_terms.iter().any(|t| t.iter().all(|w| o.contains(w))));
-        names_title |= r.objects.iter().any(|o| {
-            o.iter()
-                .any(|w| title_words.contains(w) && !subject::generic(&text::root(w)))
-        });
+        let named: BTreeSet<&String> = r
+            .objects
+            .iter()
+            .flatten()
+            .filter(|w| title_words.contains(*w) && !subject::generic(&text::root(w)))
+            .collect();
+        names_title |= !named.is_empty();
+        if super::replacement::retires(r.phrase) {
+            retired_title.extend(named.into_iter().cloned());
+        }
         found.push(r.phrase);
         restates_title |= r.objects.iter().any(|o| {
             let n = o.intersection(title_words).count();
@@ -683,6 +701,7 @@ fn replacement_of(
         in_title,
         names_term,
         names_title,
+        retired_title,
     }
 }
 
@@ -705,6 +724,9 @@ struct Replacement {
     names_term: bool,
     /// One of them names a word of the target's title.
     names_title: bool,
+    /// The words of the target's title that a phrase retiring something
+    /// ("was dropped", "deprecated") names.
+    retired_title: BTreeSet<String>,
 }
 
 pub(super) fn owned(v: Vec<&str>) -> Vec<String> {

@@ -102,6 +102,10 @@ const EPISODIC: &[&str] = &[
     "continue with",
     "next session",
     "after the meeting",
+    "another meeting",
+    "next meeting",
+    "no decision",
+    "talked about",
 ];
 
 /// Past tenses of the routine actions change logs and session notes report

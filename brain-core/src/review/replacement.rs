@@ -54,6 +54,7 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "extracted into",
     "split into",
     "relocated to",
+    "relocated",
     "now lives in",
     "now live in",
     "now in",
@@ -128,6 +129,27 @@ enum Side {
     From,
 }
 
+/// Whether the phrase retires what it names ("X was dropped", "the
+/// deprecated X", "we ditched X"), rather than telling of a move or a
+/// switch, which everyday text also uses literally ("moved away from the
+/// tab").
+pub(super) fn retires(phrase: &str) -> bool {
+    matches!(object_side(phrase), Side::Before | Side::Both)
+        && !phrase.starts_with("moved")
+        && !matches!(
+            phrase,
+            "now in"
+                | "now lives in"
+                | "now live in"
+                | "now sit in"
+                | "now sit under"
+                | "relocated to"
+                | "relocated"
+                | "extracted into"
+                | "split into"
+        )
+}
+
 fn object_side(phrase: &str) -> Side {
     match phrase {
         // The passive names what went before it; after it comes where from
@@ -140,9 +162,8 @@ fn object_side(phrase: &str) -> Side {
         | "was dropped" | "were dropped" | "is legacy" | "are legacy" | "removed" => Side::Before,
         "deprecated" | "switched off" | "turned off" | "shut down" | "phased out"
         | "decommissioned" | "retired" | "destroyed" | "dropped" | "archived" | "obsolete"
-        | "discontinued" | "abandoned" | "sunset" | "sunsetted" | "ditched" | "ripped out" => {
-            Side::Both
-        }
+        | "discontinued" | "abandoned" | "sunset" | "sunsetted" | "ditched" | "ripped out"
+        | "relocated" => Side::Both,
         "moved" | "migrated" | "switched" | "ported" => Side::From,
         _ => Side::After,
     }

@@ -99,6 +99,9 @@ pub(super) struct Values {
     frame: BTreeSet<String>,
     /// The text says something changed ("now", "raised", "lowered").
     change_worded: bool,
+    /// The whole text, lowercase: where an old value may be named as past
+    /// ("was 300 ms", "from 10m").
+    lower: String,
     /// The [`text::roots`] of the whole text.
     roots: BTreeSet<String>,
 }
@@ -127,6 +130,7 @@ impl Values {
             all,
             frame,
             change_worded,
+            lower: format!("{title}\n{body}").to_lowercase(),
             roots,
         }
     }
@@ -143,6 +147,9 @@ pub(super) struct ValueChange {
     pub(super) new: String,
     /// Both titles state it, and they share the rest of their words.
     pub(super) in_titles: bool,
+    /// The candidate's title states the new value ("debug UART now
+    /// 921600").
+    pub(super) new_in_title: bool,
     /// The candidate says that it changed ("now", "raised to"), or states
     /// the new value in its title.
     pub(super) worded: bool,
@@ -250,16 +257,27 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
     for q in &candidate.all {
         for p in &target.all {
             if differ(q, p) && fresh(q) && !kept(p) && (about(q, p) >= 1 || clocks(q, p)) {
-                let worded = candidate.change_worded
-                    || candidate
-                        .title
-                        .iter()
-                        .any(|t| t.amount.comparable(&q.amount) && t.amount.same(&q.amount));
-                return Some(describe(q, p, false, worded, (1, about(q, p))));
+                let new_in_title = candidate
+                    .title
+                    .iter()
+                    .any(|t| t.amount.comparable(&q.amount) && t.amount.same(&q.amount));
+                let worded = candidate.change_worded || new_in_title || names_as_past(candidate, p);
+                let mut change = describe(q, p, false, worded, (1, about(q, p)));
+                change.new_in_title = new_in_title;
+                return Some(change);
             }
         }
     }
     None
+}
+
+/// Whether the candidate names the target's value as a past one: "(was 300
+/// ms)", "from 10 s", "not 10m", "instead of 20".
+fn names_as_past(candidate: &Values, old: &Value) -> bool {
+    let old = old.text.to_lowercase();
+    ["was ", "from ", "not ", "instead of ", "previously "]
+        .iter()
+        .any(|w| candidate.lower.contains(&format!("{w}{old}")))
 }
 
 fn describe(
@@ -279,6 +297,7 @@ fn describe(
         old: old.text.clone(),
         new: new.text.clone(),
         in_titles,
+        new_in_title: in_titles,
         worded,
         strength,
     }
@@ -287,7 +306,7 @@ fn describe(
 /// Roots of words that say a value changed, or that only frame it.
 const CHANGE_WORDS: &[&str] = &[
     "now", "rais", "lower", "increas", "decreas", "reduc", "bump", "chang", "updat", "doubl",
-    "halv", "new",
+    "halv", "new", "tighten", "loosen",
 ];
 
 /// Words that cannot say what a value is about.
@@ -711,6 +730,11 @@ fn parse(word: &str) -> Option<(Amount, bool)> {
     if suffix.is_empty() {
         return Some((Amount::Number { value, dim: "" }, true));
     }
+    // A configuration's terse size or duration ("10m", "512k"): which one
+    // only the setting knows, so it compares with the same suffix only.
+    if let Some(dim) = ["m", "k"].into_iter().find(|d| *d == suffix) {
+        return Some((Amount::Number { value, dim }, false));
+    }
     if let Some(per) = suffix.strip_prefix('/')
         && let Some((f, "s")) = unit(per)
     {
@@ -877,6 +901,25 @@ mod tests {
                     "Nightly dump to the archive bucket.",
                 ),
                 Some("01:00 → 04:30"),
+            ),
+            (
+                v(
+                    "proxy_read_timeout raised",
+                    "proxy_read_timeout is now 120m for the report export.",
+                ),
+                v("proxy_read_timeout is 30m", "Long exports time out."),
+                Some("30m → 120m"),
+            ),
+            (
+                v(
+                    "Search SLO tightened",
+                    "p99 for GET /search must stay under 400 ms (was 600 ms).",
+                ),
+                v(
+                    "Search p99 SLO",
+                    "GET /search p99 under 600 ms, measured at the gateway.",
+                ),
+                Some("600 ms → 400 ms"),
             ),
             // The same value about another thing, or the same amount.
             (
