@@ -105,7 +105,7 @@ struct ContextParams {
     layer: LayerParam,
     /// Token budget of the block [default: the store's `inject.budget_tokens`; at most 8000].
     budget: Option<usize>,
-    /// A directory in the repository [default: `CLAUDE_PROJECT_DIR`, else the server's working directory].
+    /// A directory in the repository [default: the server's: its `-C`, else `CLAUDE_PROJECT_DIR`, else its working directory].
     repo: Option<String>,
 }
 
@@ -123,7 +123,7 @@ struct RouteParams {
     modules: Vec<String>,
     /// Token budget of the context block [default: the store's `inject.budget_tokens`; at most 8000].
     budget: Option<usize>,
-    /// A directory in the repository [default: `CLAUDE_PROJECT_DIR`, else the server's working directory].
+    /// A directory in the repository [default: the server's: its `-C`, else `CLAUDE_PROJECT_DIR`, else its working directory].
     repo: Option<String>,
 }
 
@@ -144,7 +144,7 @@ struct SearchParams {
     all: bool,
     /// Most hits [default: 10; at most 50].
     limit: Option<usize>,
-    /// A directory in the repository [default: `CLAUDE_PROJECT_DIR`, else the server's working directory].
+    /// A directory in the repository [default: the server's: its `-C`, else `CLAUDE_PROJECT_DIR`, else its working directory].
     repo: Option<String>,
 }
 
@@ -154,7 +154,7 @@ struct SearchParams {
 struct ShowParams {
     /// Id or unique id prefix.
     id: String,
-    /// A directory in the repository [default: `CLAUDE_PROJECT_DIR`, else the server's working directory].
+    /// A directory in the repository [default: the server's: its `-C`, else `CLAUDE_PROJECT_DIR`, else its working directory].
     repo: Option<String>,
 }
 
@@ -176,7 +176,7 @@ struct CaptureParams {
     /// Decide everything, write nothing.
     #[serde(default)]
     dry_run: bool,
-    /// A directory in the repository [default: `CLAUDE_PROJECT_DIR`, else the server's working directory].
+    /// A directory in the repository [default: the server's: its `-C`, else `CLAUDE_PROJECT_DIR`, else its working directory].
     repo: Option<String>,
 }
 
@@ -184,7 +184,7 @@ struct CaptureParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct StatusParams {
-    /// A directory in the repository [default: `CLAUDE_PROJECT_DIR`, else the server's working directory].
+    /// A directory in the repository [default: the server's: its `-C`, else `CLAUDE_PROJECT_DIR`, else its working directory].
     repo: Option<String>,
 }
 

@@ -366,3 +366,21 @@ fn mcp_finds_the_store_from_the_argument_or_claude_project_dir() {
     assert_eq!(none["isError"], true, "{none}");
     assert_eq!(by_arg.finish(), 0);
 }
+
+/// The tool list is a contract with agents: names, descriptions, annotations
+/// and input schemas are snapshotted; each output schema is generated from
+/// the report types (whose shapes are checked under `schemas/`) and is shown
+/// by its title.
+#[test]
+fn mcp_tool_list() {
+    let env = TestEnv::example();
+    let mut server = Server::start(&env, &[], &[]);
+    server.initialize("2025-11-25");
+    let mut tools = tools(&mut server);
+    for tool in &mut tools {
+        let title = tool["outputSchema"]["title"].clone();
+        tool["outputSchema"] = json!({"title": title});
+    }
+    insta::assert_json_snapshot!(tools);
+    assert_eq!(server.finish(), 0);
+}
