@@ -587,3 +587,38 @@ fn status(ctx: &Context, _p: &StatusParams, out: &mut Output<'_>) -> Result<Done
     };
     finish(&report, out, Vec::new())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_strings_are_cut_where_they_are_and_noted() {
+        let long = "é".repeat(MAX_STRING_CHARS + 5);
+        let mut value = serde_json::json!({"memory": {"detail": long, "tags": ["short"]}});
+        let mut cut = Vec::new();
+        cut_strings(&mut value, "result", &mut cut);
+        assert_eq!(cut, ["result.memory.detail"]);
+        let detail = value["memory"]["detail"].as_str().unwrap();
+        assert!(detail.ends_with(" […]"));
+        assert_eq!(
+            detail.chars().count(),
+            MAX_STRING_CHARS + " […]".chars().count()
+        );
+        assert_eq!(value["memory"]["tags"][0], "short");
+    }
+
+    #[test]
+    fn every_output_schema_is_an_object_schema() {
+        for tool in list() {
+            let schema = tool.output_schema.expect("every tool declares one");
+            assert_eq!(schema["type"], "object", "{}", tool.name);
+            assert_eq!(
+                schema["required"],
+                serde_json::json!(["root", "result", "warnings", "truncated"]),
+                "{}",
+                tool.name
+            );
+        }
+    }
+}
