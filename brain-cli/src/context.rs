@@ -13,6 +13,8 @@
 //! * Variables a config names (`embedding.api_key_env`), the proxy
 //!   variables and `VISUAL`/`EDITOR` (for `brain edit`) are read from a
 //!   snapshot of the environment taken here, through [`Context::env`].
+//! * `CLAUDE_PROJECT_DIR` is where `brain mcp` looks for the store when
+//!   neither a tool argument nor `-C` names one ([`Context::agent_project_dir`]).
 //! * The root is `-C <dir>` when given; otherwise the nearest directory at or
 //!   above the working directory (inside the current git repository) that holds
 //!   `.brain/`; otherwise the repository's work tree; otherwise the working
@@ -31,9 +33,15 @@ use jiff::Timestamp;
 use crate::error::CliError;
 
 /// Everything a command needs from the outside world.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Context {
     root: PathBuf,
+    /// Whether `-C` chose the root.
+    root_given: bool,
+    /// Whether `BRAIN_NOW` pinned the clock.
+    now_pinned: bool,
+    /// `CLAUDE_PROJECT_DIR`, when set to something.
+    project_dir: Option<PathBuf>,
     /// The working directory, canonical when it can be.
     cwd: PathBuf,
     now: Timestamp,
@@ -56,13 +64,13 @@ struct BadRoot(PathBuf, #[source] std::io::Error);
 
 impl Context {
     pub(crate) fn from_env(root_arg: Option<&Path>) -> Result<Context, CliError> {
-        let now = match std::env::var("BRAIN_NOW") {
-            Ok(s) if !s.is_empty() => s
-                .parse::<Timestamp>()
-                .map_err(|_| CliError::user(BadNow(s)))?,
-            // Whole seconds: timestamps end up in reviewed files.
-            _ => Timestamp::from_second(Timestamp::now().as_second())
-                .expect("the current time is a valid timestamp"),
+        let (now, now_pinned) = match std::env::var("BRAIN_NOW") {
+            Ok(s) if !s.is_empty() => (
+                s.parse::<Timestamp>()
+                    .map_err(|_| CliError::user(BadNow(s)))?,
+                true,
+            ),
+            _ => (wall_clock(), false),
         };
         let cwd = std::env::current_dir().map_err(CliError::internal)?;
         let root = match root_arg {
@@ -84,6 +92,11 @@ impl Context {
         let cwd = cwd.canonicalize().unwrap_or(cwd);
         Ok(Context {
             root,
+            root_given: root_arg.is_some(),
+            now_pinned,
+            project_dir: std::env::var_os("CLAUDE_PROJECT_DIR")
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from),
             cwd,
             now,
             actor,
@@ -95,6 +108,53 @@ impl Context {
                 .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
                 .collect(),
         })
+    }
+
+    /// The same environment for another store: the nearest `.brain/` at or
+    /// above `dir` (relative to the working directory), as from the working
+    /// directory without `-C`, and the clock read again. For a long-running
+    /// `brain mcp`, one context per tool call.
+    pub(crate) fn for_dir(&self, dir: &Path) -> Result<Context, CliError> {
+        let dir = self.cwd.join(dir);
+        if !dir.is_dir() {
+            let err = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
+            return Err(CliError::user(BadRoot(dir, err)));
+        }
+        let root = discover_root(&dir);
+        let actor = self
+            .env("BRAIN_ACTOR")
+            .filter(|s| !s.trim().is_empty())
+            .map(str::to_owned)
+            .or_else(|| git_actor(&root))
+            .or_else(|| {
+                self.env("USER")
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+            });
+        Ok(Context {
+            root,
+            root_given: true,
+            actor,
+            ..self.refreshed()
+        })
+    }
+
+    /// The same context with the clock read again (unless `BRAIN_NOW` pins it).
+    pub(crate) fn refreshed(&self) -> Context {
+        Context {
+            now: if self.now_pinned {
+                self.now
+            } else {
+                wall_clock()
+            },
+            ..self.clone()
+        }
+    }
+
+    /// `CLAUDE_PROJECT_DIR`, unless `-C` chose the root: where an agent's
+    /// project is when a tool call names none.
+    pub(crate) fn agent_project_dir(&self) -> Option<&Path> {
+        self.project_dir.as_deref().filter(|_| !self.root_given)
     }
 
     pub(crate) fn root(&self) -> &Path {
@@ -149,6 +209,12 @@ impl Context {
     pub(crate) fn env(&self, name: &str) -> Option<&str> {
         self.env.get(name).map(String::as_str)
     }
+}
+
+/// The current time in whole seconds: timestamps end up in reviewed files.
+fn wall_clock() -> Timestamp {
+    Timestamp::from_second(Timestamp::now().as_second())
+        .expect("the current time is a valid timestamp")
 }
 
 fn discover_root(cwd: &Path) -> PathBuf {

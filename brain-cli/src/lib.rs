@@ -13,6 +13,7 @@ mod embedder;
 mod error;
 mod extractor;
 mod input;
+mod mcp;
 mod output;
 
 use crate::error::{ErrorKind, ExitStatus};

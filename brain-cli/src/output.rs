@@ -71,6 +71,11 @@ impl<'a> Output<'a> {
         self.stdout.flush()
     }
 
+    /// stdout itself, for `brain mcp`, whose data is a protocol spoken there.
+    pub(crate) fn protocol_writer(&mut self) -> &mut dyn Write {
+        &mut *self.stdout
+    }
+
     /// Progress and confirmations for people; silenced by `--quiet`.
     pub(crate) fn status(&mut self, msg: impl Display) -> io::Result<()> {
         if self.quiet {
@@ -939,5 +944,47 @@ impl Render for brain_core::session::DiffReport {
             plural(n, "memory", "memories"),
             if n == 0 { "changed" } else { "in all" }
         )
+    }
+}
+
+impl Render for crate::mcp::StatusReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            w,
+            "{} memories, {} pending review, {} preferences",
+            self.memories, self.pending_candidates, self.preferences
+        )?;
+        let counts = |w: &mut dyn Write, label: &str, items: Vec<(String, usize)>| {
+            let parts: Vec<String> = items
+                .into_iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect();
+            if parts.is_empty() {
+                Ok(())
+            } else {
+                writeln!(w, "{label}: {}", parts.join(", "))
+            }
+        };
+        counts(
+            w,
+            "by type",
+            self.by_type
+                .iter()
+                .map(|(k, n)| (k.to_string(), *n))
+                .collect(),
+        )?;
+        counts(
+            w,
+            "by status",
+            self.by_status
+                .iter()
+                .map(|(k, n)| (k.to_string(), *n))
+                .collect(),
+        )?;
+        if self.invalid_files > 0 {
+            writeln!(w, "{} files could not be read", self.invalid_files)?;
+        }
+        Ok(())
     }
 }

@@ -113,6 +113,8 @@ pub struct Batch {
     pub rejected: Vec<Rejected>,
     /// The pipeline's trace.
     pub trace: Vec<TraceEvent>,
+    /// Write every draft as a candidate, whatever the capture mode.
+    pub candidates_only: bool,
 }
 
 /// What [`Brain::write_batch`] did.
@@ -168,7 +170,8 @@ impl Brain {
                     .map(|e| (e.value.as_str(), &l.record.id))
             })
             .collect();
-        let direct = self.store().config().settings().capture_mode == CaptureMode::Direct;
+        let direct = !batch.candidates_only
+            && self.store().config().settings().capture_mode == CaptureMode::Direct;
         let mut rejected = batch.rejected;
         let mut written = Vec::new();
         let mut unchanged = Vec::new();
@@ -359,6 +362,9 @@ pub struct CaptureRequest<'a> {
     pub dry_run: bool,
     /// Keep the trace.
     pub explain: bool,
+    /// Write every draft as a candidate, whatever the capture mode: an
+    /// agent's own capture (`brain mcp`) always waits for review.
+    pub candidates_only: bool,
 }
 
 impl Brain {
@@ -417,6 +423,7 @@ impl Brain {
                 drafts: found.drafts,
                 rejected: found.rejected,
                 trace: Vec::new(),
+                candidates_only: req.candidates_only,
             };
             let out = self.write_batch(batch, &req.origin, !req.dry_run, now, actor)?;
             for w in &out.written {
@@ -693,6 +700,7 @@ impl Brain {
                 drafts,
                 rejected,
                 trace: Vec::new(),
+                candidates_only: false,
             };
             let outcome = self.write_batch(batch, &origin, !dry_run, now, actor)?;
             redactions.extend(outcome.redactions);

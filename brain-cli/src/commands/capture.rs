@@ -45,17 +45,17 @@ pub(crate) struct CaptureArgs {
 pub(crate) struct SessionArgs {
     /// What the agent was asked to do
     #[arg(long)]
-    task: Option<String>,
+    pub(crate) task: Option<String>,
     /// A file the session changed (repeatable); bare file names in the text
     /// resolve against these
     #[arg(long = "path", value_name = "PATH")]
-    paths: Vec<String>,
+    pub(crate) paths: Vec<String>,
     /// A commit whose changed files and diff size count as session facts
     #[arg(long, value_name = "REV")]
-    rev: Option<String>,
+    pub(crate) rev: Option<String>,
     /// The test run's summary ("3 failed → 43 passed")
     #[arg(long, value_name = "TEXT")]
-    test_summary: Option<String>,
+    pub(crate) test_summary: Option<String>,
 }
 
 /// The session facts gathered from [`SessionArgs`] (and the commit of `--rev`).
@@ -133,29 +133,67 @@ pub(crate) fn run(
     args: &CaptureArgs,
     out: &mut Output<'_>,
 ) -> Result<ExitStatus, CliError> {
-    let brain = super::open(ctx, out)?;
     let text = crate::input::text(
         args.input.input.as_deref(),
         args.input.input_file.as_deref(),
     )?;
-    let session = args.session.gather(ctx)?;
+    let report = report(
+        ctx,
+        &Input {
+            text: &text,
+            session: &args.session,
+            force: args.force,
+            dry_run: args.run.dry_run,
+            explain: args.run.explain,
+            candidates_only: false,
+        },
+        out,
+    )?;
+    finish(out, &report)
+}
+
+/// What a capture is asked: `brain capture`'s arguments with the text read,
+/// shared with the MCP tool `brain_capture`.
+#[derive(Debug)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "the command's flags, passed through"
+)]
+pub(crate) struct Input<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) session: &'a SessionArgs,
+    pub(crate) force: bool,
+    pub(crate) dry_run: bool,
+    pub(crate) explain: bool,
+    /// Write candidates even under a `direct` capture mode.
+    pub(crate) candidates_only: bool,
+}
+
+/// Captures `input`, warnings on `out`; the report is not printed.
+pub(crate) fn report(
+    ctx: &Context,
+    input: &Input<'_>,
+    out: &mut Output<'_>,
+) -> Result<CaptureReport, CliError> {
+    let brain = super::open(ctx, out)?;
+    let session = input.session.gather(ctx)?;
     let request = CaptureRequest {
-        text: &text,
-        facts: args.session.facts(&session),
+        text: input.text,
+        facts: input.session.facts(&session),
         touched: &session.touched,
         origin: Origin {
             source: Source::Session,
             evidence: session.evidence.clone(),
             stable_key: None,
         },
-        external: external(ctx, &brain, &text, out)?,
+        external: external(ctx, &brain, input.text, out)?,
         gate: true,
-        force: args.force,
-        dry_run: args.run.dry_run,
-        explain: args.run.explain,
+        force: input.force,
+        dry_run: input.dry_run,
+        explain: input.explain,
+        candidates_only: input.candidates_only,
     };
-    let report = brain.capture(request, ctx.now(), ctx.actor())?;
-    finish(out, &report)
+    Ok(brain.capture(request, ctx.now(), ctx.actor())?)
 }
 
 /// Tries the external extractor, when one is configured.

@@ -64,6 +64,7 @@ pub(crate) fn run(
         force: false,
         dry_run: args.run.dry_run,
         explain: args.run.explain,
+        candidates_only: false,
     };
     let report = brain.capture(request, ctx.now(), ctx.actor())?;
     super::capture::finish(out, &report)

@@ -1,6 +1,6 @@
 //! `brain inject`: the memories a task needs, as a Markdown block.
 
-use brain_core::inject::{Layer, Request};
+use brain_core::inject::{InjectReport, Layer, Request};
 use brain_core::model::MemoryId;
 
 use crate::context::Context;
@@ -60,17 +60,55 @@ enum LayerArg {
     Full,
 }
 
+/// What a context block is asked for: `brain inject`'s arguments, shared with
+/// the MCP tool `brain_context`.
+#[derive(Debug)]
+pub(crate) struct Query<'a> {
+    pub(crate) task: Option<&'a str>,
+    pub(crate) paths: &'a [String],
+    pub(crate) modules: &'a [String],
+    pub(crate) ids: &'a [String],
+    pub(crate) layer: Layer,
+    pub(crate) budget: Option<usize>,
+}
+
 pub(crate) fn run(
     ctx: &Context,
     args: &InjectArgs,
     out: &mut Output<'_>,
 ) -> Result<ExitStatus, CliError> {
+    let query = Query {
+        task: args.task.as_deref(),
+        paths: &args.paths,
+        modules: &args.modules,
+        ids: &args.ids,
+        layer: match args.layer {
+            LayerArg::Index => Layer::Index,
+            LayerArg::Summary => Layer::Summary,
+            LayerArg::Full => Layer::Full,
+        },
+        budget: args.budget,
+    };
+    let report = report(ctx, &query, out)?;
+    out.emit(&crate::output::Explained {
+        report: &report,
+        explain: args.explain,
+    })?;
+    Ok(ExitStatus::Success)
+}
+
+/// Builds the context block for `query`, with warnings on `out`.
+pub(crate) fn report(
+    ctx: &Context,
+    query: &Query<'_>,
+    out: &mut Output<'_>,
+) -> Result<InjectReport, CliError> {
     let brain = super::open(ctx, out)?;
-    let (paths, path_source, paths_omitted) = super::task_paths(ctx, &args.paths, out)?;
-    let terms = brain_core::inject::rank::query_terms(args.task.as_deref(), &paths);
+    let (paths, path_source, paths_omitted) = super::task_paths(ctx, query.paths, out)?;
+    let terms = brain_core::inject::rank::query_terms(query.task, &paths);
     let store_index = super::load_index(&brain, &terms, out)?;
     let index = &store_index.index;
-    let ids = args
+    let ids = query
         .ids
         .iter()
         .map(|q| {
@@ -78,7 +116,7 @@ pub(crate) fn run(
                 .map(|i| index.docs[i].id.clone())
         })
         .collect::<Result<Vec<MemoryId>, _>>()?;
-    let budget = args
+    let budget = query
         .budget
         .unwrap_or(brain.store().config().inject.budget_tokens as usize);
     if budget < brain_core::inject::MIN_BUDGET {
@@ -87,19 +125,15 @@ pub(crate) fn run(
     let pool: Vec<usize> = (0..index.docs.len())
         .filter(|&i| index.docs[i].in_pool(ctx.now()))
         .collect();
-    let vectors = super::vectors_for(ctx, &brain, index, &pool, args.task.as_deref(), out)?;
+    let vectors = super::vectors_for(ctx, &brain, index, &pool, query.task, out)?;
     let request = Request {
-        task: args.task.as_deref(),
+        task: query.task,
         paths: &paths,
         path_source,
         paths_omitted,
-        modules: &args.modules,
+        modules: query.modules,
         ids: &ids,
-        layer: match args.layer {
-            LayerArg::Index => Layer::Index,
-            LayerArg::Summary => Layer::Summary,
-            LayerArg::Full => Layer::Full,
-        },
+        layer: query.layer,
         budget,
         embedding: vectors.query.as_deref(),
         tuning: brain.store().config().inject.tuning(),
@@ -114,9 +148,5 @@ pub(crate) fn run(
     if let Some(w) = warning {
         out.warn(w)?;
     }
-    out.emit(&crate::output::Explained {
-        report: &report,
-        explain: args.explain,
-    })?;
-    Ok(ExitStatus::Success)
+    Ok(report)
 }

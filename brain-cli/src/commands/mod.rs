@@ -8,7 +8,7 @@ use crate::output::Output;
 
 mod add;
 mod approve;
-mod capture;
+pub(crate) mod capture;
 mod conversation_start;
 mod diff;
 mod dismiss;
@@ -19,19 +19,20 @@ mod failure;
 mod import;
 mod index;
 mod init;
-mod inject;
+pub(crate) mod inject;
 mod lint;
 mod list;
+mod mcp;
 mod normalize;
 mod preference;
 mod promote_candidates;
 mod reinforce;
 mod review;
-mod route;
+pub(crate) mod route;
 mod routing_feedback;
-mod search;
+pub(crate) mod search;
 mod session;
-mod show;
+pub(crate) mod show;
 mod stats;
 mod suggest_extract;
 mod supersede;
@@ -70,6 +71,7 @@ pub(crate) enum Command {
     Failure(failure::FailureArgs),
     Diff(diff::DiffArgs),
     Session(session::SessionArgs),
+    Mcp(mcp::McpArgs),
 }
 
 pub(crate) fn dispatch(
@@ -108,11 +110,12 @@ pub(crate) fn dispatch(
         Command::Failure(args) => failure::run(ctx, args, out),
         Command::Diff(args) => diff::run(ctx, args, out),
         Command::Session(args) => session::run(ctx, args, out),
+        Command::Mcp(args) => mcp::run(ctx, args, out),
     }
 }
 
 /// Opens the store and prints its config warnings.
-fn open(ctx: &Context, out: &mut Output<'_>) -> Result<brain_core::Brain, CliError> {
+pub(crate) fn open(ctx: &Context, out: &mut Output<'_>) -> Result<brain_core::Brain, CliError> {
     let brain = brain_core::Brain::open(ctx.root())?;
     for w in brain.store().config_warnings() {
         out.warn(w)?;
@@ -121,7 +124,7 @@ fn open(ctx: &Context, out: &mut Output<'_>) -> Result<brain_core::Brain, CliErr
 }
 
 /// Loads the catalog and warns about skipped files and cache trouble.
-fn load(
+pub(crate) fn load(
     brain: &brain_core::Brain,
     out: &mut Output<'_>,
 ) -> Result<brain_core::store::Catalog, CliError> {
@@ -134,7 +137,7 @@ fn load(
 }
 
 /// Warns about every secret a write redacted; the value is never shown.
-fn warn_redactions(
+pub(crate) fn warn_redactions(
     out: &mut Output<'_>,
     redactions: &[brain_core::secrets::Redaction],
 ) -> Result<(), CliError> {

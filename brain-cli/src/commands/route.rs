@@ -2,7 +2,7 @@
 //! invocation plan for a task, with or without the context block.
 
 use brain_core::inject::{Layer, Request};
-use brain_core::route::Policy;
+use brain_core::route::{Policy, RouteReport};
 
 use crate::error::{CliError, ExitStatus};
 use crate::output::Output;
@@ -111,6 +111,33 @@ fn plan(
     context: Context,
     out: &mut Output<'_>,
 ) -> Result<ExitStatus, CliError> {
+    let report = plan_report(ctx, task, explicit_paths, modules, context, out)?;
+    out.emit(&report)?;
+    Ok(ExitStatus::Success)
+}
+
+/// The plan of `brain route` with its context block (at `budget` tokens,
+/// else the config's), warnings on `out`; shared with the MCP tool
+/// `brain_route`.
+pub(crate) fn report(
+    ctx: &crate::context::Context,
+    task: Option<&str>,
+    paths: &[String],
+    modules: &[String],
+    budget: Option<usize>,
+    out: &mut Output<'_>,
+) -> Result<RouteReport, CliError> {
+    plan_report(ctx, task, paths, modules, Context::Block(budget), out)
+}
+
+fn plan_report(
+    ctx: &crate::context::Context,
+    task: Option<&str>,
+    explicit_paths: &[String],
+    modules: &[String],
+    context: Context,
+    out: &mut Output<'_>,
+) -> Result<RouteReport, CliError> {
     let brain = super::open(ctx, out)?;
     let budget = match context {
         Context::Block(b) => {
@@ -163,6 +190,5 @@ fn plan(
     if let Some(w) = warning {
         out.warn(w)?;
     }
-    out.emit(&report)?;
-    Ok(ExitStatus::Success)
+    Ok(report)
 }

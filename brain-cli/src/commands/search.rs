@@ -2,7 +2,7 @@
 
 use brain_core::inject::EmbeddingUse;
 use brain_core::model::{MemoryType, Status};
-use brain_core::search::{self, Mode, Request};
+use brain_core::search::{self, Mode, Request, SearchReport};
 
 use crate::context::Context;
 use crate::error::{CliError, ExitStatus};
@@ -48,27 +48,12 @@ pub(crate) fn run(
     args: &SearchArgs,
     out: &mut Output<'_>,
 ) -> Result<ExitStatus, CliError> {
-    let brain = super::open(ctx, out)?;
-    let terms = brain_core::inject::rank::query_terms(Some(&args.query), &[]);
-    let store_index = super::load_index(&brain, &terms, out)?;
-    let index = &store_index.index;
     let mode = if args.lexical_only {
         Mode::Lexical
     } else if args.semantic_only {
         Mode::Semantic
     } else {
         Mode::Hybrid
-    };
-    let vectors = if mode == Mode::Lexical {
-        super::Vectors::none(String::new())
-    } else {
-        let pool: Vec<usize> = (0..index.docs.len()).collect();
-        super::vectors_for(ctx, &brain, index, &pool, Some(&args.query), out)?
-    };
-    let used = if mode == Mode::Lexical {
-        EmbeddingUse::default()
-    } else {
-        vectors.used.clone()
     };
     let request = Request {
         query: &args.query,
@@ -78,16 +63,46 @@ pub(crate) fn run(
         all: args.all,
         limit: args.limit,
         mode,
-        embedding: vectors.query.as_deref(),
+        embedding: None,
     };
-    let report = search::search_in(
+    let report = report(ctx, &request, out)?;
+    out.emit(&report)?;
+    Ok(ExitStatus::Success)
+}
+
+/// Runs the search `request` asks for (its `embedding` is filled in here),
+/// warnings on `out`; shared with the MCP tool `brain_search`.
+pub(crate) fn report(
+    ctx: &Context,
+    request: &Request<'_>,
+    out: &mut Output<'_>,
+) -> Result<SearchReport, CliError> {
+    let brain = super::open(ctx, out)?;
+    let terms = brain_core::inject::rank::query_terms(Some(request.query), &[]);
+    let store_index = super::load_index(&brain, &terms, out)?;
+    let index = &store_index.index;
+    let mode = request.mode;
+    let vectors = if mode == Mode::Lexical {
+        super::Vectors::none(String::new())
+    } else {
+        let pool: Vec<usize> = (0..index.docs.len()).collect();
+        super::vectors_for(ctx, &brain, index, &pool, Some(request.query), out)?
+    };
+    let used = if mode == Mode::Lexical {
+        EmbeddingUse::default()
+    } else {
+        vectors.used.clone()
+    };
+    let request = Request {
+        embedding: vectors.query.as_deref(),
+        ..request.clone()
+    };
+    Ok(search::search_in(
         index,
         &request,
         ctx.now(),
         vectors.similarities.as_deref(),
         used,
         &mut |i| brain.store().read_memory(&index.docs[i].path).ok(),
-    );
-    out.emit(&report)?;
-    Ok(ExitStatus::Success)
+    ))
 }

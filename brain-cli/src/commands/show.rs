@@ -18,9 +18,19 @@ pub(crate) fn run(
     args: &ShowArgs,
     out: &mut Output<'_>,
 ) -> Result<ExitStatus, CliError> {
-    let brain = super::open(ctx, out)?;
-    let catalog = super::load(&brain, out)?;
-    let report = brain.show(&catalog, &args.id)?;
+    let report = report(ctx, &args.id, out)?;
     out.emit(&report)?;
     Ok(ExitStatus::Success)
+}
+
+/// The memory `id` (or unique id prefix) names, warnings on `out`; shared
+/// with the MCP tool `brain_show`.
+pub(crate) fn report(
+    ctx: &Context,
+    id: &str,
+    out: &mut Output<'_>,
+) -> Result<brain_core::report::ShowReport, CliError> {
+    let brain = super::open(ctx, out)?;
+    let catalog = super::load(&brain, out)?;
+    Ok(brain.show(&catalog, id)?)
 }

@@ -23,6 +23,8 @@ mod test_lifecycle;
 mod test_lint;
 mod test_list_show_stats;
 mod test_malformed;
+mod test_mcp;
+mod test_mcp_client;
 mod test_normalize;
 mod test_preference;
 mod test_repository;
