@@ -292,10 +292,8 @@ impl Brain {
         old_m.normalize();
         // The replacement first: a crash in between leaves a one-way link that
         // lint reports, never a superseded memory without a successor.
-        self.store
-            .rewrite(&lock, &new.path, &crate::yaml::memory_to_string(&new_m))?;
-        self.store
-            .rewrite(&lock, &old.path, &crate::yaml::memory_to_string(&old_m))?;
+        self.store.rewrite_memory(&lock, &new.path, &new_m)?;
+        self.store.rewrite_memory(&lock, &old.path, &old_m)?;
         Ok(SupersedeReport {
             new: report::StatusChange {
                 id: new_m.id,
@@ -377,8 +375,7 @@ impl Brain {
         }
         let mut dismissed = Vec::with_capacity(updated.len());
         for (l, m) in updated {
-            self.store
-                .rewrite(&lock, &l.path, &crate::yaml::memory_to_string(&m))?;
+            self.store.rewrite_memory(&lock, &l.path, &m)?;
             dismissed.push(report::StatusChange {
                 id: m.id,
                 path: l.path.clone(),

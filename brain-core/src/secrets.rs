@@ -634,6 +634,83 @@ pub fn shannon_entropy(s: &str) -> f64 {
         .sum()
 }
 
+/// Returns `text`, a runtime file (a log line, JSON Lines, a JSON document
+/// or plain text), with every secret redacted: the last line of the
+/// firewall for `.brain/runtime/`. JSON stays valid JSON, because only its
+/// string values are redacted; plain text is redacted line by line.
+pub fn redact_log_text(text: &str) -> String {
+    if let Some(json) = redact_json_text(text) {
+        return json;
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        match redact_json_text(body) {
+            Some(json) => out.push_str(&json),
+            None => out.push_str(&redact(body).0),
+        }
+        out.push_str(end);
+    }
+    out
+}
+
+/// `Some` when `text` is one JSON value: the text itself when no string
+/// in it holds a secret, else the value re-serialised with its strings
+/// redacted (pretty when the text spanned lines).
+fn redact_json_text(text: &str) -> Option<String> {
+    let trimmed = text.trim();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[') || trimmed.starts_with('"')) {
+        return None;
+    }
+    let mut value: serde_json::Value = serde_json::from_str(trimmed).ok()?;
+    if !redact_json(&mut value) {
+        return Some(text.to_owned());
+    }
+    let mut out = if trimmed.contains('\n') {
+        serde_json::to_string_pretty(&value).ok()?
+    } else {
+        serde_json::to_string(&value).ok()?
+    };
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// Redacts every string (keys included) of `value`; returns whether any changed.
+fn redact_json(value: &mut serde_json::Value) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => {
+            let (clean, found) = redact(s);
+            if found.is_empty() {
+                return false;
+            }
+            *s = clean;
+            true
+        }
+        Value::Array(items) => items.iter_mut().fold(false, |c, v| redact_json(v) | c),
+        Value::Object(map) => {
+            let keys: Vec<String> = map.keys().cloned().collect();
+            let mut changed = false;
+            for key in keys {
+                let (clean, found) = redact(&key);
+                if !found.is_empty() {
+                    if let Some(v) = map.remove(&key) {
+                        map.insert(clean, v);
+                    }
+                    changed = true;
+                }
+            }
+            map.values_mut().fold(changed, |c, v| redact_json(v) | c)
+        }
+        _ => false,
+    }
+}
+
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
@@ -641,19 +718,52 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
-/// Collects the redactions of one record.
+/// A redaction marker, `[REDACTED:<kind>]`.
+static MARKER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\[REDACTED:([a-z0-9_]+)\]").expect("a valid constant pattern"));
+
+/// Returns the redaction markers in `text`, as findings at their positions.
+pub fn markers(text: &str) -> Vec<Finding> {
+    MARKER
+        .captures_iter(text)
+        .filter_map(|c| {
+            let kind = SecretKind::from_name(c.get(1)?.as_str())?;
+            let start = c.get(0)?.start();
+            let (line, column) = line_column(text, start);
+            Some(Finding {
+                kind,
+                offset: start,
+                line,
+                column,
+            })
+        })
+        .collect()
+}
+
+/// Collects the redactions of one record: made now (`scan` false), or
+/// already in it as markers (`scan` true).
 struct Redactor {
     id: MemoryId,
     found: Vec<Redaction>,
+    scan: bool,
 }
 
 impl Redactor {
     fn text(&mut self, field: &str, text: &mut String) {
+        if self.scan {
+            let found = markers(text);
+            self.push(field, found);
+            return;
+        }
         let (clean, findings) = redact(text);
         if findings.is_empty() {
             return;
         }
         *text = clean;
+        self.push(field, findings);
+    }
+
+    fn push(&mut self, field: &str, findings: Vec<Finding>) {
         for f in findings {
             self.found.push(Redaction {
                 id: self.id.clone(),
@@ -693,9 +803,20 @@ impl Redactor {
 /// Redacts every free-text field of `m` in place and returns what was
 /// redacted, field by field.
 pub fn redact_memory(m: &mut Memory) -> Vec<Redaction> {
+    memory_fields(m, false)
+}
+
+/// Returns the redaction markers in the free-text fields of `m`, field by
+/// field: what a record redacted at the boundary holds.
+pub fn redactions_in_memory(m: &Memory) -> Vec<Redaction> {
+    memory_fields(&mut m.clone(), true)
+}
+
+fn memory_fields(m: &mut Memory, scan: bool) -> Vec<Redaction> {
     let mut r = Redactor {
         id: m.id.clone(),
         found: Vec::new(),
+        scan,
     };
     r.text("title", &mut m.title);
     r.text("summary", &mut m.summary);
@@ -721,9 +842,19 @@ pub fn redact_memory(m: &mut Memory) -> Vec<Redaction> {
 /// Redacts every free-text field of `p` in place and returns what was
 /// redacted, field by field.
 pub fn redact_preference(p: &mut Preference) -> Vec<Redaction> {
+    preference_fields(p, false)
+}
+
+/// Returns the redaction markers in the free-text fields of `p`.
+pub fn redactions_in_preference(p: &Preference) -> Vec<Redaction> {
+    preference_fields(&mut p.clone(), true)
+}
+
+fn preference_fields(p: &mut Preference, scan: bool) -> Vec<Redaction> {
     let mut r = Redactor {
         id: p.id.clone(),
         found: Vec::new(),
+        scan,
     };
     r.text("target", &mut p.target);
     r.text("reason", &mut p.reason);
@@ -782,6 +913,58 @@ mod tests {
         let (twice, again) = redact(&once);
         assert_eq!(twice, once);
         assert!(again.is_empty());
+    }
+
+    #[test]
+    fn log_text_stays_json_and_loses_its_secrets() {
+        let line = r#"{"task":"push with ghp_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE1234","ids":[]}"#;
+        let clean = redact_log_text(line);
+        assert_eq!(
+            clean,
+            r#"{"task":"push with [REDACTED:github_token]","ids":[]}"#
+        );
+        let lines = format!(
+            "{line}
+plain redis://:Fak3Pw9xQ@cache:6379 text
+"
+        );
+        let clean = redact_log_text(&lines);
+        assert_eq!(
+            clean,
+            "{\"task\":\"push with [REDACTED:github_token]\",\"ids\":[]}\nplain redis://:[REDACTED:url_password]@cache:6379 text\n"
+        );
+        let untouched = "{\n  \"hints\": [\"keep\"]\n}\n";
+        assert_eq!(redact_log_text(untouched), untouched);
+    }
+
+    #[test]
+    fn placeholders_are_made_of_placeholder_words_only() {
+        for p in [
+            "YOUR_API_KEY",
+            "your-api-key-here",
+            "changeme",
+            "xxxxxxxx",
+            "<token>",
+            "$TOKEN",
+        ] {
+            assert!(is_placeholder(p), "{p}");
+        }
+        for s in [
+            "Sup3rSecretPassw0rd!",
+            "MyPassword2024!",
+            "secret-Sauce-81",
+            "hunter2!",
+        ] {
+            assert!(!is_placeholder(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn markers_are_found_where_they_are() {
+        let found = markers("a [REDACTED:jwt]\nb [REDACTED:npm_token] [REDACTED:nope]");
+        let got: Vec<(SecretKind, usize, usize)> =
+            found.iter().map(|f| (f.kind, f.line, f.column)).collect();
+        assert_eq!(got, [(SecretKind::Jwt, 1, 3), (SecretKind::NpmToken, 2, 3)]);
     }
 
     #[test]

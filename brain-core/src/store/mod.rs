@@ -352,13 +352,12 @@ impl Store {
     ) -> Result<(Memory, String), Error> {
         let _lock = self.lock()?;
         for attempt in 0..1000 {
-            let mut memory = make(attempt);
+            let memory = make(attempt);
             if self.id_in_use(&memory.id) {
                 continue;
             }
-            memory.normalize();
+            let (memory, text) = sealed_memory(&memory);
             let path = self.layout.memory_file(memory.kind, &memory.id);
-            let text = yaml::memory_to_string(&memory);
             write::write_atomic(&path, text.as_bytes(), false)?;
             return Ok((memory, self.layout.relative(&path)));
         }
@@ -366,14 +365,38 @@ impl Store {
     }
 
     /// Replaces the contents of an existing record file given by its relative path.
-    /// The caller holds the write lock.
+    /// The caller holds the write lock. Used for canonical rewrites of what
+    /// is already in the file (`normalize`); records built by a command go
+    /// through [`Store::rewrite_memory`] or [`Store::rewrite_preference`].
     pub fn rewrite(&self, _lock: &WriteLock, rel: &str, text: &str) -> Result<(), Error> {
         let path = self.layout.resolve(rel)?;
         write::write_atomic(&path, text.as_bytes(), true)
     }
 
+    /// Replaces an existing memory file (relative path `rel`) with `memory`,
+    /// sealed (see [`sealed_memory`]). The caller holds the write lock.
+    pub fn rewrite_memory(
+        &self,
+        lock: &WriteLock,
+        rel: &str,
+        memory: &Memory,
+    ) -> Result<(), Error> {
+        self.rewrite(lock, rel, &sealed_memory(memory).1)
+    }
+
+    /// Replaces an existing preference file (relative path `rel`) with
+    /// `preference`, sealed. The caller holds the write lock.
+    pub fn rewrite_preference(
+        &self,
+        lock: &WriteLock,
+        rel: &str,
+        preference: &Preference,
+    ) -> Result<(), Error> {
+        self.rewrite(lock, rel, &sealed_preference(preference).1)
+    }
+
     /// Moves a memory whose type changed to its type's directory: writes
-    /// `text` as the new file in full (a temporary file renamed without
+    /// it, sealed, as the new file in full (a temporary file renamed without
     /// clobbering), then removes the old file `from`; if that fails, the new
     /// file is removed again. Returns the new relative path. The caller holds
     /// the write lock.
@@ -382,9 +405,9 @@ impl Store {
         _lock: &WriteLock,
         from: &str,
         memory: &Memory,
-        text: &str,
     ) -> Result<String, Error> {
         let old = self.layout.resolve(from)?;
+        let (memory, text) = sealed_memory(memory);
         let new = self.layout.memory_file(memory.kind, &memory.id);
         write::write_atomic(&new, text.as_bytes(), false)?;
         if let Err(source) = std::fs::remove_file(&old) {
@@ -466,7 +489,7 @@ impl Store {
         memory: &Memory,
     ) -> Result<Option<String>, Error> {
         let path = self.layout.memory_file(memory.kind, &memory.id);
-        self.create_if_absent(&memory.id, &path, &yaml::memory_to_string(memory))
+        self.create_if_absent(&memory.id, &path, &sealed_memory(memory).1)
     }
 
     /// Like [`Store::create_memory_if_absent`], for a preference.
@@ -476,11 +499,7 @@ impl Store {
         preference: &Preference,
     ) -> Result<Option<String>, Error> {
         let path = self.layout.preference_file(&preference.id);
-        self.create_if_absent(
-            &preference.id,
-            &path,
-            &yaml::preference_to_string(preference),
-        )
+        self.create_if_absent(&preference.id, &path, &sealed_preference(preference).1)
     }
 
     fn create_if_absent(
@@ -546,8 +565,9 @@ impl Store {
         }
         ensure_runtime_ignored(&self.layout)?;
         let path = self.layout.runtime_dir().join(name);
-        let mut text = String::with_capacity(line.len() + 1);
-        text.push_str(line);
+        // The last line of the secret firewall: a log line never holds a
+        // secret, whatever its writer passed in.
+        let mut text = crate::secrets::redact_log_text(line);
         if !text.ends_with('\n') {
             text.push('\n');
         }
@@ -594,6 +614,27 @@ impl Store {
         ensure_runtime_ignored(&self.layout)?;
         vectors::save(&self.layout, cache)
     }
+}
+
+/// The last check before a memory reaches its file: every field is
+/// scanned by the secret firewall again (commands redact their input at the
+/// boundary, before deriving anything from it; this catches whatever a
+/// derivation or a hand-built record let through) and put in canonical form.
+/// Returns the record as written and its YAML.
+pub fn sealed_memory(memory: &Memory) -> (Memory, String) {
+    let mut m = memory.clone();
+    crate::secrets::redact_memory(&mut m);
+    m.normalize();
+    let text = yaml::memory_to_string(&m);
+    (m, text)
+}
+
+/// Like [`sealed_memory`], for a preference.
+pub fn sealed_preference(preference: &Preference) -> (Preference, String) {
+    let mut p = preference.clone();
+    crate::secrets::redact_preference(&mut p);
+    let text = yaml::preference_to_string(&p);
+    (p, text)
 }
 
 /// The raw text of one record file.
