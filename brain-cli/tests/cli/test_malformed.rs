@@ -24,3 +24,55 @@ fn reads_work_around_malformed_files() {
     assert_eq!(stats.status, 0, "{stats}");
     assert!(stats.stdout.contains("invalid files: 5"), "{stats}");
 }
+
+fn store() -> TestEnv {
+    let env = TestEnv::empty();
+    env.brain(["init", "--workflow", "recommended-semi-auto"])
+        .success();
+    env
+}
+
+fn entries(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+// Finding 4: a repository can commit `.brain/gotchas` or `.brain/runtime` as
+// a symbolic link; writes went through it, to anywhere.
+#[cfg(unix)]
+#[test]
+fn writes_never_go_through_a_symlinked_directory() {
+    let env = store();
+    let outside = env.root().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let gotchas = env.root().join(".brain/gotchas");
+    std::fs::remove_dir(&gotchas).unwrap();
+    std::os::unix::fs::symlink(&outside, &gotchas).unwrap();
+    let out = env.brain(["add", "-t", "gotcha", "--title", "T", "--summary", "S"]);
+    assert_eq!(out.status, 2, "{out}");
+    assert!(
+        out.stderr
+            .contains("refusing to write through the symbolic link `.brain/gotchas`"),
+        "{out}"
+    );
+    assert!(entries(&outside).is_empty(), "{:?}", entries(&outside));
+
+    // The runtime directory: the lock, the logs and the caches.
+    std::fs::remove_file(&gotchas).unwrap();
+    std::fs::create_dir(&gotchas).unwrap();
+    let runtime = env.root().join(".brain/runtime");
+    std::fs::remove_dir_all(&runtime).unwrap();
+    std::os::unix::fs::symlink(&outside, &runtime).unwrap();
+    let out = env.brain(["add", "-t", "gotcha", "--title", "T", "--summary", "S"]);
+    assert_eq!(out.status, 2, "{out}");
+    let out = env.brain(["inject", "--task", "deploy"]);
+    assert_eq!(out.status, 0, "reads still work: {out}");
+    let out = env.brain(["list"]);
+    assert_eq!(out.status, 0, "reads still work: {out}");
+    assert!(entries(&outside).is_empty(), "{:?}", entries(&outside));
+    assert!(entries(&gotchas).is_empty(), "{:?}", entries(&gotchas));
+}

@@ -82,6 +82,12 @@ pub enum Error {
         /// The path as given.
         path: String,
     },
+    /// A write would go through a symbolic link inside `.brain/`.
+    #[error("refusing to write through the symbolic link `{}`", path.display())]
+    Symlink {
+        /// The link.
+        path: PathBuf,
+    },
     /// No free id could be found for a new record.
     #[error("could not find a free id for the new record after 1000 attempts")]
     IdExhausted,

@@ -565,6 +565,7 @@ impl Store {
         }
         ensure_runtime_ignored(&self.layout)?;
         let path = self.layout.runtime_dir().join(name);
+        write::refuse_symlinks(&path)?;
         // The last line of the secret firewall: a log line never holds a
         // secret, whatever its writer passed in.
         let mut text = crate::secrets::redact_log_text(line);
