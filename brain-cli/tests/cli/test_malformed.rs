@@ -76,3 +76,26 @@ fn writes_never_go_through_a_symlinked_directory() {
     assert!(entries(&outside).is_empty(), "{:?}", entries(&outside));
     assert!(entries(&gotchas).is_empty(), "{:?}", entries(&gotchas));
 }
+
+// Finding 7: a writer killed between creating its temporary file and the
+// rename left `.tmp-*.partial` files that git showed as new files.
+#[test]
+fn stale_partial_files_are_ignored_and_cleaned() {
+    let env = store();
+    env.git(&["init", "-q", "-b", "main"]);
+    let stale = env.root().join(".brain/gotchas/.tmp-Ab12Cd.partial");
+    std::fs::write(&stale, "half a record").unwrap();
+    let ignored = env.git(&["check-ignore", ".brain/gotchas/.tmp-Ab12Cd.partial"]);
+    assert_eq!(ignored.trim(), ".brain/gotchas/.tmp-Ab12Cd.partial");
+    env.brain(["add", "-t", "gotcha", "--title", "T", "--summary", "S"])
+        .success();
+    assert!(!stale.exists(), "the next write removes it");
+    // `init` again adds the line to an older store's `.gitignore`.
+    std::fs::write(env.root().join(".brain/.gitignore"), "runtime/\n").unwrap();
+    env.brain(["init", "--workflow", "recommended-semi-auto"])
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(env.root().join(".brain/.gitignore")).unwrap(),
+        "runtime/\n.tmp-*.partial\n"
+    );
+}

@@ -213,10 +213,7 @@ impl Store {
                 });
             }
         };
-        let gitignore = layout.brain_dir().join(".gitignore");
-        if !gitignore.exists() {
-            write::write_atomic(&gitignore, b"runtime/\n", false)?;
-        }
+        ensure_brain_ignores(&layout)?;
         for dir in RecordDir::ALL {
             let path = layout.record_dir(dir);
             std::fs::create_dir_all(&path).map_err(|source| Error::Write { path, source })?;
@@ -337,10 +334,16 @@ impl Store {
         let _ = ensure_runtime_ignored(&self.layout);
     }
 
-    /// Takes the write lock; hold it across a read-modify-write.
+    /// Takes the write lock; hold it across a read-modify-write. Temporary
+    /// files a killed writer left in the record directories are removed.
     pub fn lock(&self) -> Result<WriteLock, Error> {
         self.ensure_runtime();
-        WriteLock::acquire(&self.layout.lock_file(), LOCK_TIMEOUT)
+        let lock = WriteLock::acquire(&self.layout.lock_file(), LOCK_TIMEOUT)?;
+        write::remove_stale_partials(self.layout.brain_dir());
+        for dir in RecordDir::ALL {
+            write::remove_stale_partials(&self.layout.record_dir(dir));
+        }
+        Ok(lock)
     }
 
     /// Writes a new memory built by `make`, which is called with an attempt
@@ -647,6 +650,34 @@ pub struct Source {
     pub dir: RecordDir,
     /// Its contents, or why they could not be read.
     pub text: Result<String, String>,
+}
+
+/// What `.brain/.gitignore` ignores: the runtime directory, and the
+/// temporary files of a write that was killed before its rename.
+const BRAIN_IGNORES: [&str; 2] = ["runtime/", ".tmp-*.partial"];
+
+/// Writes `.brain/.gitignore`, or adds the lines it lacks to an existing one.
+fn ensure_brain_ignores(layout: &Layout) -> Result<(), Error> {
+    let path = layout.brain_dir().join(".gitignore");
+    let existing = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(source) => return Err(Error::Read { path, source }),
+    };
+    let mut text = existing.clone();
+    for line in BRAIN_IGNORES {
+        if !existing.lines().any(|l| l.trim() == line) {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    if text == existing {
+        return Ok(());
+    }
+    write::write_atomic(&path, text.as_bytes(), true)
 }
 
 fn ensure_runtime_ignored(layout: &Layout) -> Result<(), Error> {

@@ -92,6 +92,26 @@ pub(crate) fn refuse_symlinks(path: &Path) -> Result<(), Error> {
     Ok(())
 }
 
+/// Removes temporary files that a killed writer left in `dir`
+/// (`.tmp-*.partial`). Only called under the write lock, for directories
+/// that are written only under it, so none of them is in use.
+pub(crate) fn remove_stale_partials(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(".tmp-")
+            && name.ends_with(".partial")
+            && entry.file_type().is_ok_and(|t| t.is_file())
+        {
+            // Best effort: a file that cannot be removed is still ignored.
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 fn sync_dir(dir: &Path) -> io::Result<()> {
     // Directories cannot be opened for syncing on every platform; where they can,
     // this makes the rename itself durable.
