@@ -111,6 +111,7 @@ impl From<store::Error> for CliError {
             store::Error::Config { .. }
             | store::Error::Git(_)
             | store::Error::ConfigValue { .. }
+            | store::Error::NotUtf8 { .. }
             | store::Error::OutsideStore { .. } => CliError::user(err),
             store::Error::Symlink { .. } => CliError::user(err).hint(
                 "replace the link with a real directory; brain never writes through links in `.brain/`",

@@ -99,3 +99,20 @@ fn stale_partial_files_are_ignored_and_cleaned() {
         "runtime/\n.tmp-*.partial\n"
     );
 }
+
+// Finding 8: a config that is not UTF-8 was an internal error (exit 3).
+#[test]
+fn a_config_that_is_not_utf8_is_an_input_error() {
+    let env = store();
+    let config = env.root().join(".brain/config.yaml");
+    let mut bytes = std::fs::read(&config).unwrap();
+    bytes.extend_from_slice(b"# caf\xe9\n");
+    std::fs::write(&config, bytes).unwrap();
+    let out = env.brain(["list"]);
+    assert_eq!(out.status, 2, "{out}");
+    assert!(
+        out.stderr
+            .contains("`.brain/config.yaml` is not valid UTF-8"),
+        "{out}"
+    );
+}

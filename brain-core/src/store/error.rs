@@ -88,6 +88,14 @@ pub enum Error {
         /// The link.
         path: PathBuf,
     },
+    /// A file that must be text is not valid UTF-8.
+    #[error("`{}` is not valid UTF-8 (first bad byte at offset {offset})", path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// Byte offset of the first invalid sequence.
+        offset: usize,
+    },
     /// No free id could be found for a new record.
     #[error("could not find a free id for the new record after 1000 attempts")]
     IdExhausted,

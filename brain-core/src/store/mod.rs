@@ -190,9 +190,11 @@ impl Store {
         })?;
         let _lock = WriteLock::acquire(&layout.lock_file(), LOCK_TIMEOUT)?;
         ensure_runtime_ignored(&layout)?;
-        let outcome = match std::fs::read_to_string(&config_path) {
+        let outcome = match std::fs::read(&config_path) {
             Ok(existing) => {
-                let same = yaml::parse_config(&existing).is_ok_and(|(c, _)| &c == config);
+                // A config that is not UTF-8 is a different config.
+                let same = std::str::from_utf8(&existing)
+                    .is_ok_and(|text| yaml::parse_config(text).is_ok_and(|(c, _)| &c == config));
                 if same {
                     InitOutcome::AlreadyInitialized
                 } else if force {
@@ -230,8 +232,12 @@ impl Store {
             });
         }
         let config_path = layout.config_file();
-        let (config, unknown) = match std::fs::read_to_string(&config_path) {
-            Ok(text) => {
+        let (config, unknown) = match std::fs::read(&config_path) {
+            Ok(bytes) => {
+                let text = String::from_utf8(bytes).map_err(|e| Error::NotUtf8 {
+                    path: config_path.clone(),
+                    offset: e.utf8_error().valid_up_to(),
+                })?;
                 let (config, unknown) =
                     yaml::parse_config(&text).map_err(|source| Error::Config {
                         path: config_path.clone(),
