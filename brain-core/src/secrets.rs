@@ -1,21 +1,25 @@
 //! The secret firewall: finds credentials in text and replaces them with
-//! `[REDACTED:<kind>]` before a record is written.
+//! `[REDACTED:<kind>]` before anything is written under `.brain/`.
 //!
-//! Records are committed to git, so a token pasted into a memory would be
-//! published with it. Every write path of the facade (`add`, `approve`,
-//! `dismiss`, `import`) passes its records through [`redact_memory`] or
-//! [`redact_preference`] first.
+//! Records are committed to git, and runtime files outlive the session, so a
+//! token pasted into a command must never reach a file. Commands redact their
+//! input once, at the boundary, before anything (a title, a tag, a scope path,
+//! an id) is derived from it; the store then scans every record again with
+//! [`redact_memory`] or [`redact_preference`], and every runtime line with
+//! [`redact_log_text`], just before writing.
 //!
-//! Detection is a fixed list of patterns, tried in priority order over the
-//! original text; a later pattern never matches inside an earlier one's span.
-//! Token formats with a recognisable prefix (cloud, VCS, chat and payment
-//! keys, JWTs, private key blocks) are redacted as they are. Passwords in URLs
-//! and values assigned to secret-looking names (`*_KEY`, `*_TOKEN`,
-//! `password`, …) are redacted only when they are not placeholders
-//! (`changeme`, `<your-token>`, `${API_KEY}`, `xxxx`), and assigned values only
-//! when they look random: at least [`MIN_ASSIGNED_LEN`] characters, a letter
-//! and a digit, and a Shannon entropy of at least [`MIN_ENTROPY`] bits per
-//! character.
+//! Detection is a table of patterns ([`RULES`](self) as data, after gitleaks'
+//! published rules), tried in priority order over the original text; a later
+//! pattern never matches inside an earlier one's span. Token formats with a
+//! recognisable prefix (cloud, VCS, chat, payment and registry tokens, JWTs,
+//! private key blocks) are redacted as they are. Passwords in URLs, headers and
+//! command lines, and values assigned to secret-looking names (`*_KEY`,
+//! `*_TOKEN`, `password`, …), are redacted only when they are not placeholders
+//! (`changeme`, `<your-token>`, `${API_KEY}`, `xxxx`, `YOUR_API_KEY`); values
+//! assigned to password names from [`MIN_PASSWORD_LEN`] characters, other
+//! assigned values only when they look random: at least [`MIN_ASSIGNED_LEN`]
+//! characters, a letter and a digit, and a Shannon entropy of at least
+//! [`MIN_ENTROPY`] bits per character.
 //!
 //! What is redacted is reported by kind and position, never by value.
 //! Redaction is idempotent: a redaction marker is never matched again.
@@ -57,13 +61,13 @@ pub enum SecretKind {
     /// A Stripe secret or restricted key, live or test, or a webhook
     /// signing secret (`whsec_`).
     StripeKey,
-    /// A SendGrid API key (`SG.….…`).
+    /// A `SendGrid` API key (`SG.….…`).
     SendgridKey,
-    /// A PyPI upload token (`pypi-AgE…`).
+    /// A Python Package Index upload token (`pypi-AgE…`).
     PypiToken,
     /// A Hugging Face access token (`hf_…`).
     HuggingfaceToken,
-    /// A HashiCorp Vault token (`hvs.`, `hvb.`, `hvr.`).
+    /// A Vault token (`hvs.`, `hvb.`, `hvr.`).
     VaultToken,
     /// A Discord bot token.
     DiscordToken,

@@ -308,6 +308,9 @@ fn list_and_show_escape_control_characters_of_hand_written_records() {
         );
     }
     // `lint` names the problem.
-    let lint = env.brain(["lint"]);
-    assert!(lint.stdout.contains("control character U+000D"), "{lint}");
+    let problems = env.brain(["lint"]);
+    assert!(
+        problems.stdout.contains("control character U+000D"),
+        "{problems}"
+    );
 }

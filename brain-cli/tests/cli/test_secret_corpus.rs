@@ -316,7 +316,8 @@ fn failure_record_and_routing_feedback_write_no_secret() {
             "paths": ["deploy.sh"],
             "id": format!("failure-{n}"),
         });
-        failures.push_str(&format!("{failure}\n"));
+        failures.push_str(&failure.to_string());
+        failures.push('\n');
         let event = serde_json::json!({
             "type": "skill_rejected_by_user",
             "skill": format!("deploy-{n}"),
@@ -325,7 +326,8 @@ fn failure_record_and_routing_feedback_write_no_secret() {
             "strength": 0.9,
             "id": format!("event-{n}"),
         });
-        events.push_str(&format!("{event}\n"));
+        events.push_str(&event.to_string());
+        events.push('\n');
     }
     // Twice: the second time every failure repeats and becomes a memory.
     for _ in 0..2 {
