@@ -79,15 +79,21 @@ pub(crate) fn refuse_symlinks(path: &Path) -> Result<(), Error> {
             path: path.to_path_buf(),
         });
     }
-    for dir in path.ancestors().skip(1) {
-        if dir.file_name().is_none_or(|n| n == super::BRAIN_DIR) {
-            break;
-        }
-        if symlink(dir) {
-            return Err(Error::Symlink {
-                path: dir.to_path_buf(),
-            });
-        }
+    // Only the directories inside the store: where the repository itself
+    // lives (a linked home or temporary directory) is the user's business.
+    let inside: Vec<&Path> = path
+        .ancestors()
+        .skip(1)
+        .take_while(|dir| dir.file_name().is_some_and(|n| n != super::BRAIN_DIR))
+        .collect();
+    let in_store = path
+        .ancestors()
+        .nth(1 + inside.len())
+        .is_some_and(|d| d.file_name().is_some_and(|n| n == super::BRAIN_DIR));
+    if let Some(dir) = inside.into_iter().filter(|_| in_store).find(|d| symlink(d)) {
+        return Err(Error::Symlink {
+            path: dir.to_path_buf(),
+        });
     }
     Ok(())
 }
