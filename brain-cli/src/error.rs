@@ -111,7 +111,11 @@ impl From<store::Error> for CliError {
             store::Error::Config { .. }
             | store::Error::Git(_)
             | store::Error::ConfigValue { .. }
+            | store::Error::NotUtf8 { .. }
             | store::Error::OutsideStore { .. } => CliError::user(err),
+            store::Error::Symlink { .. } => CliError::user(err).hint(
+                "replace the link with a real directory; brain never writes through links in `.brain/`",
+            ),
             store::Error::NotRepoBrain { .. } => CliError::user(err)
                 .hint("pass the RepoBrain project root or its `.brain/` directory"),
             store::Error::LockTimeout { .. } => CliError::user(err)

@@ -57,6 +57,27 @@ pub(crate) fn decode(bytes: &[u8], what: &str) -> Result<String, CliError> {
     })
 }
 
+/// Reads stdin, bounded like captured text, as UTF-8 without NUL bytes,
+/// with Windows line ends turned into `\n` but otherwise as it is (a
+/// memory's detail keeps its layout).
+pub(crate) fn stdin_text(what: &str) -> Result<String, CliError> {
+    let bytes = read_bounded(std::io::stdin().lock(), what)?;
+    let problem = if let Some(offset) = bytes.iter().position(|&b| b == 0) {
+        InputError::Binary { offset }
+    } else {
+        match String::from_utf8(bytes) {
+            Ok(text) => return Ok(text.replace("\r\n", "\n")),
+            Err(e) => InputError::NotUtf8 {
+                offset: e.utf8_error().valid_up_to(),
+            },
+        }
+    };
+    Err(CliError::user(ReadError::Input {
+        what: what.to_owned(),
+        problem,
+    }))
+}
+
 /// Reads a file, bounded.
 pub(crate) fn read_file(path: &Path) -> Result<(Vec<u8>, String), CliError> {
     let what = path.display().to_string();

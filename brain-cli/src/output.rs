@@ -191,7 +191,7 @@ impl Render for ListReport {
                 m.kind.as_str(),
                 m.status.as_str(),
                 m.importance.as_str(),
-                m.title
+                shown(&m.title)
             )?;
         }
         Ok(())
@@ -201,7 +201,12 @@ impl Render for ListReport {
 impl Render for ShowReport {
     fn render(&self, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "# {}", self.path)?;
-        w.write_all(brain_core::yaml::memory_to_string(&self.memory).as_bytes())
+        let text = brain_core::yaml::memory_to_string(&self.memory);
+        for line in text.split_inclusive('\n') {
+            let (body, end) = line.strip_suffix('\n').map_or((line, ""), |b| (b, "\n"));
+            write!(w, "{}{end}", shown(body))?;
+        }
+        Ok(())
     }
 }
 
@@ -342,7 +347,13 @@ impl Render for brain_core::approve::ReviewReport {
                 json_word(&o.relation),
                 if item.safe { "  (safe)" } else { "" }
             )?;
-            writeln!(w, "    {} ({}, {})", item.title, item.kind, item.status)?;
+            writeln!(
+                w,
+                "    {} ({}, {})",
+                shown(&item.title),
+                item.kind,
+                item.status
+            )?;
             if !o.targets.is_empty() {
                 let targets: Vec<&str> = o
                     .targets
@@ -426,6 +437,24 @@ impl Render for brain_core::edit::EditReport {
         }
         Ok(())
     }
+}
+
+/// Returns `text` with control characters escaped (`\r`, `\u{1b}`), so a
+/// record's text cannot move the cursor or restyle the terminal it is
+/// printed on. Records are checked on write; a file edited by hand is not.
+pub(crate) fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {
@@ -575,7 +604,7 @@ impl Render for brain_core::capture::CaptureReport {
                     format!(" → {}", targets.join(", "))
                 }
             )?;
-            writeln!(w, "    {}", m.title)?;
+            writeln!(w, "    {}", shown(&m.title))?;
             if !m.paths.is_empty() {
                 writeln!(w, "    scope: {}", m.paths.join(", "))?;
             }
@@ -634,7 +663,7 @@ impl Render for brain_core::capture::SuggestReport {
                 d.line,
                 d.kind,
                 d.quality,
-                d.title,
+                shown(&d.title),
                 if d.paths.is_empty() {
                     String::new()
                 } else {
@@ -837,7 +866,7 @@ impl Render for brain_core::search::SearchReport {
                 "{}. {}  {} ({}, {})",
                 i + 1,
                 h.id,
-                h.title,
+                shown(&h.title),
                 h.kind,
                 h.status
             )?;
@@ -928,7 +957,7 @@ impl Render for brain_core::session::DiffReport {
                     w,
                     "  {}  {} ({}, {}; {}{})",
                     c.id,
-                    c.title,
+                    shown(&c.title),
                     c.kind,
                     c.status,
                     c.evidence,

@@ -39,9 +39,22 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// The entry as one JSON line (no newline).
+    /// The entry as one JSON line (no newline). The task, paths and
+    /// modules are what a caller typed: secrets in them are redacted.
     pub fn to_line(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        let mut e = self.clone();
+        e.redact();
+        serde_json::to_string(&e).unwrap_or_default()
+    }
+
+    /// Redacts secrets in the free text of the entry.
+    pub fn redact(&mut self) {
+        let clean = |s: &mut String| *s = crate::secrets::redact(s).0;
+        if let Some(task) = &mut self.task {
+            clean(task);
+        }
+        self.paths.iter_mut().for_each(clean);
+        self.modules.iter_mut().for_each(clean);
     }
 }
 

@@ -434,8 +434,7 @@ impl Brain {
                 redactions.extend(found);
             }
             if !dry_run {
-                self.store()
-                    .rewrite(lock, &l.path, &crate::yaml::memory_to_string(&l.record))?;
+                self.store().rewrite_memory(lock, &l.path, &l.record)?;
             }
             files.push(l.path.clone());
             Ok(())

@@ -179,6 +179,7 @@ impl Brain {
                 message: "give a non-empty summary".into(),
             });
         }
+        check_text_input(new)?;
         let status = match new.status {
             Some(s @ (Status::Candidate | Status::Active)) => s,
             Some(other) => {
@@ -292,10 +293,8 @@ impl Brain {
         old_m.normalize();
         // The replacement first: a crash in between leaves a one-way link that
         // lint reports, never a superseded memory without a successor.
-        self.store
-            .rewrite(&lock, &new.path, &crate::yaml::memory_to_string(&new_m))?;
-        self.store
-            .rewrite(&lock, &old.path, &crate::yaml::memory_to_string(&old_m))?;
+        self.store.rewrite_memory(&lock, &new.path, &new_m)?;
+        self.store.rewrite_memory(&lock, &old.path, &old_m)?;
         Ok(SupersedeReport {
             new: report::StatusChange {
                 id: new_m.id,
@@ -377,8 +376,7 @@ impl Brain {
         }
         let mut dismissed = Vec::with_capacity(updated.len());
         for (l, m) in updated {
-            self.store
-                .rewrite(&lock, &l.path, &crate::yaml::memory_to_string(&m))?;
+            self.store.rewrite_memory(&lock, &l.path, &m)?;
             dismissed.push(report::StatusChange {
                 id: m.id,
                 path: l.path.clone(),
@@ -534,4 +532,50 @@ impl Brain {
         }
         Ok(plan.into_report(outcomes, redactions, dry_run))
     }
+}
+
+/// Refuses control characters (other than line breaks and tabs in the
+/// detail) and a detail larger than [`crate::extract::MAX_INPUT_BYTES`]: the
+/// same limits as captured text.
+fn check_text_input(new: &NewMemory) -> Result<(), Error> {
+    if new.detail.len() > crate::extract::MAX_INPUT_BYTES {
+        return Err(Error::InvalidInput {
+            field: "detail",
+            message: format!(
+                "{} bytes is more than the limit of {} bytes",
+                new.detail.len(),
+                crate::extract::MAX_INPUT_BYTES
+            ),
+        });
+    }
+    let one_line = [("title", &new.title)];
+    let lists = [
+        ("tags", &new.tags),
+        ("paths", &new.paths),
+        ("modules", &new.modules),
+    ];
+    let fields = one_line
+        .into_iter()
+        .map(|(f, t)| (f, t.as_str(), false))
+        .chain([
+            ("summary", new.summary.as_str(), true),
+            ("detail", new.detail.as_str(), true),
+        ])
+        .chain(
+            lists
+                .into_iter()
+                .flat_map(|(f, l)| l.iter().map(move |t| (f, t.as_str(), false))),
+        );
+    for (field, text, multiline) in fields {
+        if let Some((c, col)) = crate::model::control_char(text, multiline) {
+            return Err(Error::InvalidInput {
+                field,
+                message: format!(
+                    "control character U+{:04X} at column {col} (terminal escapes, carriage returns and NUL bytes are refused)",
+                    u32::from(c)
+                ),
+            });
+        }
+    }
+    Ok(())
 }

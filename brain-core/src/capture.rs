@@ -219,8 +219,12 @@ impl Brain {
                 state: Some(ReviewState::Pending),
                 ..Review::default()
             };
-            let mut found = secrets::redact_memory(&mut m);
+            // Drafts come from redacted text, but an external extractor's
+            // or a rule file's may not: scan every field, then report every
+            // redaction the record holds.
+            secrets::redact_memory(&mut m);
             m.normalize();
+            let mut found = secrets::redactions_in_memory(&m);
             let body = format!("{}\n{}\n{}", m.title, m.summary, m.detail);
             let index_s = index.to_string();
             m.id = match &origin.stable_key {
@@ -380,10 +384,15 @@ impl Brain {
         now: Timestamp,
         actor: Option<&str>,
     ) -> Result<CaptureReport, Error> {
+        // The boundary of the secret firewall: titles, tags, scope paths and
+        // excerpts are all derived from the text, so it is redacted once,
+        // before anything is derived from it (the record is scanned again
+        // before it is written).
+        let (text, _) = secrets::redact(req.text);
         let tree = crate::store::git::tracked_paths(self.store().layout().root())
             .ok()
             .flatten();
-        let local = crate::extract::run_in(req.text, req.touched, tree.as_deref());
+        let local = crate::extract::run_in(&text, req.touched, tree.as_deref());
         let (found, extractor) = match req.external {
             Some(Ok(drafts)) => (
                 external_extraction(drafts, &local),
@@ -407,7 +416,7 @@ impl Brain {
                 },
             ),
         };
-        let assessment = signals::assess(req.text, &req.facts, &found);
+        let assessment = signals::assess(&text, &req.facts, &found);
         let proceed = if req.gate {
             match assessment.decision {
                 CaptureDecision::Extract => true,

@@ -150,13 +150,10 @@ impl Brain {
         if !report.changed {
             return Ok(report);
         }
-        let written = yaml::memory_to_string(&new);
         if new.kind == old.kind {
-            self.store().rewrite(&lock, &loaded.path, &written)?;
+            self.store().rewrite_memory(&lock, &loaded.path, &new)?;
         } else {
-            report.path = self
-                .store()
-                .move_memory(&lock, &loaded.path, &new, &written)?;
+            report.path = self.store().move_memory(&lock, &loaded.path, &new)?;
             report.moved_from = Some(loaded.path.clone());
         }
         Ok(report)

@@ -1,21 +1,25 @@
 //! The secret firewall: finds credentials in text and replaces them with
-//! `[REDACTED:<kind>]` before a record is written.
+//! `[REDACTED:<kind>]` before anything is written under `.brain/`.
 //!
-//! Records are committed to git, so a token pasted into a memory would be
-//! published with it. Every write path of the facade (`add`, `approve`,
-//! `dismiss`, `import`) passes its records through [`redact_memory`] or
-//! [`redact_preference`] first.
+//! Records are committed to git, and runtime files outlive the session, so a
+//! token pasted into a command must never reach a file. Commands redact their
+//! input once, at the boundary, before anything (a title, a tag, a scope path,
+//! an id) is derived from it; the store then scans every record again with
+//! [`redact_memory`] or [`redact_preference`], and every runtime line with
+//! [`redact_log_text`], just before writing.
 //!
-//! Detection is a fixed list of patterns, tried in priority order over the
-//! original text; a later pattern never matches inside an earlier one's span.
-//! Token formats with a recognisable prefix (cloud, VCS, chat and payment
-//! keys, JWTs, private key blocks) are redacted as they are. Passwords in URLs
-//! and values assigned to secret-looking names (`*_KEY`, `*_TOKEN`,
-//! `password`, …) are redacted only when they are not placeholders
-//! (`changeme`, `<your-token>`, `${API_KEY}`, `xxxx`), and assigned values only
-//! when they look random: at least [`MIN_ASSIGNED_LEN`] characters, a letter
-//! and a digit, and a Shannon entropy of at least [`MIN_ENTROPY`] bits per
-//! character.
+//! Detection is a table of patterns ([`RULES`](self) as data, after gitleaks'
+//! published rules), tried in priority order over the original text; a later
+//! pattern never matches inside an earlier one's span. Token formats with a
+//! recognisable prefix (cloud, VCS, chat, payment and registry tokens, JWTs,
+//! private key blocks) are redacted as they are. Passwords in URLs, headers and
+//! command lines, and values assigned to secret-looking names (`*_KEY`,
+//! `*_TOKEN`, `password`, …), are redacted only when they are not placeholders
+//! (`changeme`, `<your-token>`, `${API_KEY}`, `xxxx`, `YOUR_API_KEY`); values
+//! assigned to password names from [`MIN_PASSWORD_LEN`] characters, other
+//! assigned values only when they look random: at least [`MIN_ASSIGNED_LEN`]
+//! characters, a letter and a digit, and a Shannon entropy of at least
+//! [`MIN_ENTROPY`] bits per character.
 //!
 //! What is redacted is reported by kind and position, never by value.
 //! Redaction is idempotent: a redaction marker is never matched again.
@@ -48,23 +52,49 @@ pub enum SecretKind {
     AwsSecretAccessKey,
     /// A GitHub token (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`).
     GithubToken,
-    /// A Slack token (`xoxb-`, `xoxp-`, …).
+    /// A GitLab token (`glpat-`, `glptt-`, `gldt-`, `glrt-`, …).
+    GitlabToken,
+    /// A Slack token (`xoxb-`, `xoxp-`, `xapp-`, …).
     SlackToken,
     /// The secret path of a Slack incoming-webhook URL.
     SlackWebhook,
-    /// A Stripe secret or restricted key, live or test.
+    /// A Stripe secret or restricted key, live or test, or a webhook
+    /// signing secret (`whsec_`).
     StripeKey,
+    /// A `SendGrid` API key (`SG.….…`).
+    SendgridKey,
+    /// A Python Package Index upload token (`pypi-AgE…`).
+    PypiToken,
+    /// A Hugging Face access token (`hf_…`).
+    HuggingfaceToken,
+    /// A Vault token (`hvs.`, `hvb.`, `hvr.`).
+    VaultToken,
+    /// A Discord bot token.
+    DiscordToken,
+    /// A Telegram bot token (`<bot id>:AA…`).
+    TelegramBotToken,
+    /// An npm access token (`npm_…`).
+    NpmToken,
+    /// An Anthropic API key (`sk-ant-…`).
+    AnthropicKey,
     /// An OpenAI-style API key (`sk-…`, `sk-proj-…`).
     OpenaiKey,
     /// A Google API key (`AIza…`).
     GoogleApiKey,
+    /// The key of an Azure connection string (`AccountKey=`, `SharedAccessKey=`).
+    AzureKey,
     /// A JSON Web Token.
     Jwt,
-    /// A PEM private key block.
+    /// A PEM private key block, or the `private_key` of a service-account JSON.
     PrivateKey,
-    /// The password part of `scheme://user:password@host`.
+    /// The password part of `scheme://user:password@host` (the user may be empty).
     UrlPassword,
-    /// A random-looking value assigned to a secret-looking name.
+    /// The credentials of an `Authorization: Basic|Bearer|Token …` header.
+    AuthorizationHeader,
+    /// A password on a command line (`mysql -pPASS`, `--password PASS`).
+    CliPassword,
+    /// A value assigned to a secret-looking name: random-looking for keys,
+    /// tokens and secrets, any non-placeholder for passwords.
     AssignedSecret,
 }
 
@@ -75,17 +105,62 @@ impl SecretKind {
             SecretKind::AwsAccessKeyId => "aws_access_key_id",
             SecretKind::AwsSecretAccessKey => "aws_secret_access_key",
             SecretKind::GithubToken => "github_token",
+            SecretKind::GitlabToken => "gitlab_token",
             SecretKind::SlackToken => "slack_token",
             SecretKind::SlackWebhook => "slack_webhook",
             SecretKind::StripeKey => "stripe_key",
+            SecretKind::SendgridKey => "sendgrid_key",
+            SecretKind::PypiToken => "pypi_token",
+            SecretKind::HuggingfaceToken => "huggingface_token",
+            SecretKind::VaultToken => "vault_token",
+            SecretKind::DiscordToken => "discord_token",
+            SecretKind::TelegramBotToken => "telegram_bot_token",
+            SecretKind::NpmToken => "npm_token",
+            SecretKind::AnthropicKey => "anthropic_key",
             SecretKind::OpenaiKey => "openai_key",
             SecretKind::GoogleApiKey => "google_api_key",
+            SecretKind::AzureKey => "azure_key",
             SecretKind::Jwt => "jwt",
             SecretKind::PrivateKey => "private_key",
             SecretKind::UrlPassword => "url_password",
+            SecretKind::AuthorizationHeader => "authorization_header",
+            SecretKind::CliPassword => "cli_password",
             SecretKind::AssignedSecret => "assigned_secret",
         }
     }
+
+    /// Returns the kind named `name` in a redaction marker.
+    pub fn from_name(name: &str) -> Option<SecretKind> {
+        SecretKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+
+    /// Every kind, in declaration order.
+    pub const ALL: [SecretKind; 24] = [
+        SecretKind::AwsAccessKeyId,
+        SecretKind::AwsSecretAccessKey,
+        SecretKind::GithubToken,
+        SecretKind::GitlabToken,
+        SecretKind::SlackToken,
+        SecretKind::SlackWebhook,
+        SecretKind::StripeKey,
+        SecretKind::SendgridKey,
+        SecretKind::PypiToken,
+        SecretKind::HuggingfaceToken,
+        SecretKind::VaultToken,
+        SecretKind::DiscordToken,
+        SecretKind::TelegramBotToken,
+        SecretKind::NpmToken,
+        SecretKind::AnthropicKey,
+        SecretKind::OpenaiKey,
+        SecretKind::GoogleApiKey,
+        SecretKind::AzureKey,
+        SecretKind::Jwt,
+        SecretKind::PrivateKey,
+        SecretKind::UrlPassword,
+        SecretKind::AuthorizationHeader,
+        SecretKind::CliPassword,
+        SecretKind::AssignedSecret,
+    ];
 }
 
 impl std::fmt::Display for SecretKind {
@@ -128,15 +203,23 @@ pub struct Redaction {
 enum Check {
     /// The whole match is a secret.
     Whole,
-    /// Capture group 1 is a secret (the rest is context kept in the text).
+    /// The first capture group that took part is a secret (the rest is
+    /// context kept in the text).
     Group,
-    /// Body must mix upper case, lower case and digits (`sk-…`).
+    /// Body (group 1) must mix upper case, lower case and digits (`sk-…`).
     MixedCase,
-    /// Body must contain a digit.
+    /// Body (group 1) must mix upper and lower case (`hf_…`).
+    UpperLower,
+    /// Body (group 1, else the whole match) must contain a digit.
     HasDigit,
-    /// Capture group 1 is a password: skip placeholders.
+    /// The first capture group that took part is a password or token: skip
+    /// placeholders.
     NotPlaceholder,
-    /// Capture group 2 (the value) of an assignment to the name in group 1.
+    /// The first capture group that took part is a password: skip
+    /// placeholders and plain words.
+    Password,
+    /// The value (first group after 1 that took part) of an assignment to
+    /// the name in group 1.
     Assigned,
 }
 
@@ -146,74 +229,166 @@ struct Detector {
     check: Check,
 }
 
-fn detector(kind: SecretKind, pattern: &str, check: Check) -> Detector {
-    Detector {
-        kind,
-        // The patterns are constants; a test compiles every one.
-        regex: Regex::new(pattern).unwrap_or_else(|e| panic!("bad pattern {pattern}: {e}")),
-        check,
-    }
-}
+/// An assigned value: quoted (up to the closing quote) or bare.
+const VALUE: &str = r#"(?:"([^"\n]+)"|'([^'\n]+)'|`([^`\n]+)`|([^\s"'`,;]+))"#;
 
-/// The detectors in priority order.
-static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
-    use Check::{Assigned, Group, HasDigit, MixedCase, NotPlaceholder, Whole};
+/// The detectors as data, in priority order: `(kind, pattern, check)`.
+///
+/// The token formats follow gitleaks' published rules
+/// (<https://github.com/gitleaks/gitleaks>, `config/gitleaks.toml`, MIT
+/// licence, copyright Zachary Rice), adapted to Rust's `regex` and to
+/// redaction: a prefix, a length and a character set per format, and for
+/// formats without a prefix the context that names them.
+const RULES: &[(SecretKind, &str, Check)] = {
+    use Check::{
+        Assigned, Group, HasDigit, MixedCase, NotPlaceholder, Password, UpperLower, Whole,
+    };
     use SecretKind as K;
-    vec![
+    &[
         // A whole PEM block; an unterminated one is redacted to the end.
-        detector(
+        (
             K::PrivateKey,
             r"(?s)-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:.*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|.*)",
             Whole,
         ),
-        detector(
+        // The key of a service-account JSON, with or without its PEM armour.
+        (
+            K::PrivateKey,
+            r#""private_key"\s*:\s*"([^"]{16,})""#,
+            NotPlaceholder,
+        ),
+        (
             K::Jwt,
             r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
             Whole,
         ),
-        detector(
+        (
             K::GithubToken,
             r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})",
             Whole,
         ),
-        detector(
+        (
+            K::GitlabToken,
+            r"\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ft|imt|agent|ffct)-([0-9A-Za-z_-]{20,})",
+            HasDigit,
+        ),
+        (
             K::SlackWebhook,
             r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/-]{16,})",
             Group,
         ),
-        detector(K::SlackToken, r"\bxox[abprs]-([A-Za-z0-9-]{10,})", HasDigit),
-        detector(
-            K::StripeKey,
-            r"\b(?:sk|rk)_(?:live|test)_([A-Za-z0-9]{10,})",
+        (
+            K::SlackToken,
+            r"\bxox[abeoprs]-([A-Za-z0-9-]{10,})",
+            HasDigit,
+        ),
+        (
+            K::SlackToken,
+            r"(?i)\bxapp-\d-[A-Z0-9]+-\d+-[A-Z0-9]+",
             Whole,
         ),
-        detector(
+        (
+            K::StripeKey,
+            r"\b(?:sk|rk)_(?:live|test)_([A-Za-z0-9]{10,})",
+            HasDigit,
+        ),
+        (K::StripeKey, r"\bwhsec_([A-Za-z0-9+/=]{24,})", HasDigit),
+        (
+            K::SendgridKey,
+            r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b",
+            Whole,
+        ),
+        (K::PypiToken, r"\bpypi-AgE[A-Za-z0-9_-]{50,}", Whole),
+        (
+            K::HuggingfaceToken,
+            r"\bhf_([A-Za-z0-9]{34,40})\b",
+            UpperLower,
+        ),
+        (K::VaultToken, r"\bhv[sbr]\.([A-Za-z0-9_-]{24,})", HasDigit),
+        (
+            K::DiscordToken,
+            r"\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b",
+            HasDigit,
+        ),
+        (
+            K::TelegramBotToken,
+            r"\b[0-9]{5,16}:A[A-Za-z0-9_-]{34}\b",
+            Whole,
+        ),
+        (K::NpmToken, r"\bnpm_([A-Za-z0-9]{36})\b", HasDigit),
+        (
+            K::AnthropicKey,
+            r"\bsk-ant-[a-z]+[0-9]{2}-[A-Za-z0-9_-]{20,}",
+            Whole,
+        ),
+        (
             K::OpenaiKey,
             r"\bsk-(?:proj-|svcacct-|admin-)?([A-Za-z0-9_-]{20,})",
             MixedCase,
         ),
-        detector(K::GoogleApiKey, r"\bAIza[0-9A-Za-z_-]{35}", Whole),
-        detector(
+        (K::GoogleApiKey, r"\bAIza[0-9A-Za-z_-]{35}", Whole),
+        (
             K::AwsAccessKeyId,
             r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
             Whole,
         ),
-        detector(
+        (
+            K::AzureKey,
+            r"(?i)\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)\s*=\s*([A-Za-z0-9+/%&=]{20,}?)(?:;|\s|$|[\x22'`])",
+            NotPlaceholder,
+        ),
+        (
             K::AwsSecretAccessKey,
             r#"(?i)aws_?secret_?(?:access_?)?key["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#,
             Group,
         ),
-        detector(
+        (
             K::UrlPassword,
-            r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@",
+            r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:([^\s@/]+)@",
             NotPlaceholder,
         ),
-        detector(
+        (
+            K::AuthorizationHeader,
+            r#"(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:basic|bearer|token|digest|apikey)\s+([A-Za-z0-9._~+/=-]{8,})"#,
+            NotPlaceholder,
+        ),
+        (
+            K::CliPassword,
+            r#"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mariadb|mariadb-dump)\b[^\n]*?\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"`-][^\s'"`]*))"#,
+            NotPlaceholder,
+        ),
+        (
+            K::CliPassword,
+            r#"(?:^|\s)--(?:password|passwd|storepass|keypass|token|api-key)(?:=|\s+)(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"`-][^\s'"`]*))"#,
+            Password,
+        ),
+        (
             K::AssignedSecret,
-            r#"(?i)\b([A-Za-z0-9_.-]*(?:key|secret|token|password|passwd|pwd))["']?\s*(?::=|=>|[:=])\s*["'`]?([^\s"'`,;]+)"#,
+            r#"(?i)\b([A-Za-z0-9_.-]*(?:key|secret|token|password|passwd|pwd|passphrase|key_base))["']?\s*(?::=|=>|[:=])\s*"#,
             Assigned,
         ),
     ]
+};
+
+fn compile(pattern: &str, check: Check) -> Regex {
+    let pattern = match check {
+        Check::Assigned if pattern.ends_with(r"\s*") => format!("{pattern}{VALUE}"),
+        _ => pattern.to_owned(),
+    };
+    // The patterns are constants; a test compiles every one.
+    Regex::new(&pattern).unwrap_or_else(|e| panic!("bad pattern {pattern}: {e}"))
+}
+
+/// The detectors in priority order.
+static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
+    RULES
+        .iter()
+        .map(|&(kind, pattern, check)| Detector {
+            kind,
+            regex: compile(pattern, check),
+            check,
+        })
+        .collect()
 });
 
 /// Returns `text` with every secret replaced by `[REDACTED:<kind>]`, and what
@@ -258,13 +433,16 @@ pub fn redact(text: &str) -> (String, Vec<Finding>) {
 
 fn secret_span(d: &Detector, caps: &regex::Captures<'_>) -> Option<(usize, usize)> {
     let whole = caps.get(0)?;
+    let first = |from: usize| (from..caps.len()).find_map(|i| caps.get(i));
+    let span = |m: regex::Match<'_>| (m.start(), m.end());
     match d.check {
-        Check::Whole => Some((whole.start(), whole.end())),
-        Check::Group => caps.get(1).map(|m| (m.start(), m.end())),
+        Check::Whole => Some(span(whole)),
+        Check::Group => first(1).map(span),
         Check::HasDigit => caps
             .get(1)
+            .map_or(Some(whole), Some)
             .filter(|b| b.as_str().bytes().any(|c| c.is_ascii_digit()))
-            .map(|_| (whole.start(), whole.end())),
+            .map(|_| span(whole)),
         Check::MixedCase => caps
             .get(1)
             .filter(|b| {
@@ -273,18 +451,56 @@ fn secret_span(d: &Detector, caps: &regex::Captures<'_>) -> Option<(usize, usize
                     && b.bytes().any(|c| c.is_ascii_uppercase())
                     && b.bytes().any(|c| c.is_ascii_lowercase())
             })
-            .map(|_| (whole.start(), whole.end())),
-        Check::NotPlaceholder => caps
+            .map(|_| span(whole)),
+        Check::UpperLower => caps
             .get(1)
-            .filter(|p| !is_placeholder(p.as_str()))
-            .map(|p| (p.start(), p.end())),
+            .filter(|b| {
+                let b = b.as_str();
+                b.bytes().any(|c| c.is_ascii_uppercase())
+                    && b.bytes().any(|c| c.is_ascii_lowercase())
+            })
+            .map(|_| span(whole)),
+        Check::NotPlaceholder => first(1).filter(|p| !is_placeholder(p.as_str())).map(span),
+        Check::Password => first(1)
+            .filter(|p| looks_like_password(p.as_str()))
+            .map(span),
         Check::Assigned => {
             let name = caps.get(1)?.as_str();
-            let value = caps.get(2)?;
-            (!is_public_key_name(name) && looks_random(value.as_str()))
-                .then(|| (value.start(), value.end()))
+            let value = first(2)?;
+            let secret = if is_password_name(name) {
+                looks_like_password(value.as_str())
+            } else {
+                !is_public_key_name(name) && looks_random(value.as_str())
+            };
+            secret.then(|| span(value))
         }
     }
+}
+
+/// Names whose value is a password, which may be short and need not look
+/// random: `password`, `DB_PASSWD`, `pwd`, `passphrase`.
+fn is_password_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["password", "passwd", "pwd", "passphrase"]
+        .iter()
+        .any(|w| lower.ends_with(w))
+}
+
+/// Shortest password that is redacted.
+pub const MIN_PASSWORD_LEN: usize = 6;
+
+/// Whether a value given as a password is one: at least
+/// [`MIN_PASSWORD_LEN`] characters, not a placeholder, not a path, a
+/// variable or a call, and not a plain lower-case word (`required`, `none`).
+fn looks_like_password(value: &str) -> bool {
+    let value = value.trim_end_matches(['.', ')', ']', '}', '>']);
+    value.chars().count() >= MIN_PASSWORD_LEN
+        && !is_placeholder(value)
+        && !looks_like_path_or_url(value)
+        && !value.contains('(')
+        && (value.chars().any(|c| !c.is_ascii_alphabetic())
+            || (value.chars().skip(1).any(|c| c.is_ascii_uppercase())
+                && value.chars().any(|c| c.is_ascii_lowercase())))
 }
 
 /// Names ending in `key` that do not hold secrets: a bare `key` (in prose,
@@ -337,25 +553,52 @@ fn looks_like_path_or_url(value: &str) -> bool {
         || (value.starts_with('/') && value.matches('/').count() >= 2)
 }
 
-/// Returns whether a value is a stand-in for a secret, not one.
+/// Returns whether a value is a stand-in for a secret, not one: a
+/// variable or template (`$TOKEN`, `${API_KEY}`, `{{ secrets.X }}`,
+/// `<your-token>`), a run of one or two characters (`xxxx`), or made only
+/// of placeholder words (`changeme`, `YOUR_API_KEY`, `your-api-key-here`).
+/// A real password that merely contains such a word (`Sup3rSecretPassw0rd!`)
+/// is not a placeholder.
 pub fn is_placeholder(value: &str) -> bool {
-    const WORDS: [&str; 12] = [
+    const WORDS: [&str; 34] = [
         "changeme",
-        "change_me",
-        "change-me",
+        "change",
         "placeholder",
         "example",
         "redacted",
         "your",
         "dummy",
         "password",
+        "passwd",
         "secret",
         "todo",
         "replace",
+        "here",
+        "insert",
+        "api",
+        "key",
+        "token",
+        "access",
+        "auth",
+        "my",
+        "the",
+        "goes",
+        "value",
+        "xxx",
+        "fake",
+        "sample",
+        "test",
+        "me",
+        "with",
+        "account",
+        "client",
+        "private",
+        "app",
+        "user",
     ];
     let lower = value.to_ascii_lowercase();
     let distinct: std::collections::BTreeSet<char> = lower.chars().collect();
-    value.starts_with("[REDACTED:")
+    if value.starts_with("[REDACTED:")
         || value.starts_with('$')
         || value.starts_with('<')
         || value.starts_with('{')
@@ -363,7 +606,15 @@ pub fn is_placeholder(value: &str) -> bool {
         || value.contains("${")
         || value.contains("{{")
         || distinct.len() <= 2
-        || WORDS.iter().any(|w| lower.contains(w))
+    {
+        return true;
+    }
+    // What is left once the placeholder words and separators are gone.
+    let mut rest: String = lower.chars().filter(char::is_ascii_alphanumeric).collect();
+    for w in WORDS {
+        rest = rest.replace(w, "");
+    }
+    rest.chars().count() < 3 || rest.chars().all(|c| c == 'x')
 }
 
 /// Returns the Shannon entropy of `s` in bits per character.
@@ -387,6 +638,83 @@ pub fn shannon_entropy(s: &str) -> f64 {
         .sum()
 }
 
+/// Returns `text`, a runtime file (a log line, JSON Lines, a JSON document
+/// or plain text), with every secret redacted: the last line of the
+/// firewall for `.brain/runtime/`. JSON stays valid JSON, because only its
+/// string values are redacted; plain text is redacted line by line.
+pub fn redact_log_text(text: &str) -> String {
+    if let Some(json) = redact_json_text(text) {
+        return json;
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        match redact_json_text(body) {
+            Some(json) => out.push_str(&json),
+            None => out.push_str(&redact(body).0),
+        }
+        out.push_str(end);
+    }
+    out
+}
+
+/// `Some` when `text` is one JSON value: the text itself when no string
+/// in it holds a secret, else the value re-serialised with its strings
+/// redacted (pretty when the text spanned lines).
+fn redact_json_text(text: &str) -> Option<String> {
+    let trimmed = text.trim();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[') || trimmed.starts_with('"')) {
+        return None;
+    }
+    let mut value: serde_json::Value = serde_json::from_str(trimmed).ok()?;
+    if !redact_json(&mut value) {
+        return Some(text.to_owned());
+    }
+    let mut out = if trimmed.contains('\n') {
+        serde_json::to_string_pretty(&value).ok()?
+    } else {
+        serde_json::to_string(&value).ok()?
+    };
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// Redacts every string (keys included) of `value`; returns whether any changed.
+fn redact_json(value: &mut serde_json::Value) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => {
+            let (clean, found) = redact(s);
+            if found.is_empty() {
+                return false;
+            }
+            *s = clean;
+            true
+        }
+        Value::Array(items) => items.iter_mut().fold(false, |c, v| redact_json(v) | c),
+        Value::Object(map) => {
+            let keys: Vec<String> = map.keys().cloned().collect();
+            let mut changed = false;
+            for key in keys {
+                let (clean, found) = redact(&key);
+                if !found.is_empty() {
+                    if let Some(v) = map.remove(&key) {
+                        map.insert(clean, v);
+                    }
+                    changed = true;
+                }
+            }
+            map.values_mut().fold(changed, |c, v| redact_json(v) | c)
+        }
+        _ => false,
+    }
+}
+
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
@@ -394,19 +722,52 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
-/// Collects the redactions of one record.
+/// A redaction marker, `[REDACTED:<kind>]`.
+static MARKER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\[REDACTED:([a-z0-9_]+)\]").expect("a valid constant pattern"));
+
+/// Returns the redaction markers in `text`, as findings at their positions.
+pub fn markers(text: &str) -> Vec<Finding> {
+    MARKER
+        .captures_iter(text)
+        .filter_map(|c| {
+            let kind = SecretKind::from_name(c.get(1)?.as_str())?;
+            let start = c.get(0)?.start();
+            let (line, column) = line_column(text, start);
+            Some(Finding {
+                kind,
+                offset: start,
+                line,
+                column,
+            })
+        })
+        .collect()
+}
+
+/// Collects the redactions of one record: made now (`scan` false), or
+/// already in it as markers (`scan` true).
 struct Redactor {
     id: MemoryId,
     found: Vec<Redaction>,
+    scan: bool,
 }
 
 impl Redactor {
     fn text(&mut self, field: &str, text: &mut String) {
+        if self.scan {
+            let found = markers(text);
+            self.push(field, found);
+            return;
+        }
         let (clean, findings) = redact(text);
         if findings.is_empty() {
             return;
         }
         *text = clean;
+        self.push(field, findings);
+    }
+
+    fn push(&mut self, field: &str, findings: Vec<Finding>) {
         for f in findings {
             self.found.push(Redaction {
                 id: self.id.clone(),
@@ -446,9 +807,20 @@ impl Redactor {
 /// Redacts every free-text field of `m` in place and returns what was
 /// redacted, field by field.
 pub fn redact_memory(m: &mut Memory) -> Vec<Redaction> {
+    memory_fields(m, false)
+}
+
+/// Returns the redaction markers in the free-text fields of `m`, field by
+/// field: what a record redacted at the boundary holds.
+pub fn redactions_in_memory(m: &Memory) -> Vec<Redaction> {
+    memory_fields(&mut m.clone(), true)
+}
+
+fn memory_fields(m: &mut Memory, scan: bool) -> Vec<Redaction> {
     let mut r = Redactor {
         id: m.id.clone(),
         found: Vec::new(),
+        scan,
     };
     r.text("title", &mut m.title);
     r.text("summary", &mut m.summary);
@@ -474,9 +846,19 @@ pub fn redact_memory(m: &mut Memory) -> Vec<Redaction> {
 /// Redacts every free-text field of `p` in place and returns what was
 /// redacted, field by field.
 pub fn redact_preference(p: &mut Preference) -> Vec<Redaction> {
+    preference_fields(p, false)
+}
+
+/// Returns the redaction markers in the free-text fields of `p`.
+pub fn redactions_in_preference(p: &Preference) -> Vec<Redaction> {
+    preference_fields(&mut p.clone(), true)
+}
+
+fn preference_fields(p: &mut Preference, scan: bool) -> Vec<Redaction> {
     let mut r = Redactor {
         id: p.id.clone(),
         found: Vec::new(),
+        scan,
     };
     r.text("target", &mut p.target);
     r.text("reason", &mut p.reason);
@@ -493,7 +875,10 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        assert_eq!(DETECTORS.len(), 12);
+        assert_eq!(DETECTORS.len(), RULES.len());
+        for kind in SecretKind::ALL {
+            assert_eq!(SecretKind::from_name(kind.as_str()), Some(kind));
+        }
     }
 
     #[test]
@@ -532,6 +917,58 @@ mod tests {
         let (twice, again) = redact(&once);
         assert_eq!(twice, once);
         assert!(again.is_empty());
+    }
+
+    #[test]
+    fn log_text_stays_json_and_loses_its_secrets() {
+        let line = r#"{"task":"push with ghp_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE1234","ids":[]}"#;
+        let clean = redact_log_text(line);
+        assert_eq!(
+            clean,
+            r#"{"task":"push with [REDACTED:github_token]","ids":[]}"#
+        );
+        let lines = format!(
+            "{line}
+plain redis://:Fak3Pw9xQ@cache:6379 text
+"
+        );
+        let clean = redact_log_text(&lines);
+        assert_eq!(
+            clean,
+            "{\"task\":\"push with [REDACTED:github_token]\",\"ids\":[]}\nplain redis://:[REDACTED:url_password]@cache:6379 text\n"
+        );
+        let untouched = "{\n  \"hints\": [\"keep\"]\n}\n";
+        assert_eq!(redact_log_text(untouched), untouched);
+    }
+
+    #[test]
+    fn placeholders_are_made_of_placeholder_words_only() {
+        for p in [
+            "YOUR_API_KEY",
+            "your-api-key-here",
+            "changeme",
+            "xxxxxxxx",
+            "<token>",
+            "$TOKEN",
+        ] {
+            assert!(is_placeholder(p), "{p}");
+        }
+        for s in [
+            "Sup3rSecretPassw0rd!",
+            "MyPassword2024!",
+            "secret-Sauce-81",
+            "hunter2!",
+        ] {
+            assert!(!is_placeholder(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn markers_are_found_where_they_are() {
+        let found = markers("a [REDACTED:jwt]\nb [REDACTED:npm_token] [REDACTED:nope]");
+        let got: Vec<(SecretKind, usize, usize)> =
+            found.iter().map(|f| (f.kind, f.line, f.column)).collect();
+        assert_eq!(got, [(SecretKind::Jwt, 1, 3), (SecretKind::NpmToken, 2, 3)]);
     }
 
     #[test]

@@ -206,7 +206,9 @@ pub fn decide(
     ) {
         return (Decision::Start, trace);
     }
-    let similarity = task_similarity(task, last.task.as_deref());
+    // The log holds the task redacted; compare like with like.
+    let task = task.map(|t| crate::secrets::redact(t).0);
+    let similarity = task_similarity(task.as_deref(), last.task.as_deref());
     let changed = similarity < SAME_TASK;
     if step(
         Rule::TaskChanged,
@@ -854,6 +856,8 @@ impl crate::Brain {
                 .map(|c| c.selection.selected.iter().map(|s| s.id.clone()).collect())
                 .unwrap_or_default(),
         };
+        let mut entry = entry;
+        entry.redact();
         let line = serde_json::to_string(&Recorded {
             entry: &entry,
             decision: plan.decision,

@@ -1,7 +1,5 @@
 //! `brain add`: write a memory by hand.
 
-use std::io::Read;
-
 use brain_core::NewMemory;
 use brain_core::model::{Importance, MemoryType, Risk, Status};
 
@@ -54,13 +52,7 @@ pub(crate) fn run(
 ) -> Result<ExitStatus, CliError> {
     let brain = super::open(ctx, out)?;
     let detail = match args.detail.as_deref() {
-        Some("-") => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .map_err(CliError::user)?;
-            s
-        }
+        Some("-") => crate::input::stdin_text("stdin (`--detail -`)")?,
         Some(text) => text.to_owned(),
         None => String::new(),
     };

@@ -203,8 +203,11 @@ pub(crate) fn external(
     text: &str,
     out: &mut Output<'_>,
 ) -> Result<Option<Result<Vec<brain_core::extract::Draft>, String>>, CliError> {
+    // The extractor is another program: it gets the text redacted, as
+    // everything derived from it is.
+    let text = brain_core::secrets::redact(text).0;
     Ok(
-        match extractor::try_external(ctx, brain.store(), text, &[])? {
+        match extractor::try_external(ctx, brain.store(), &text, &[])? {
             Attempt::NotConfigured => None,
             Attempt::Accepted(drafts) => Some(Ok(drafts)),
             Attempt::Refused(err) => {

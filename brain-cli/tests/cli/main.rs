@@ -31,6 +31,7 @@ mod test_repository;
 mod test_review;
 mod test_route;
 mod test_rules;
+mod test_secret_corpus;
 mod test_secrets;
 mod test_session;
 mod test_session_profile;

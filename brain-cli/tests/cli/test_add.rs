@@ -192,3 +192,125 @@ fn walkdir_count(dir: &std::path::Path) -> usize {
     }
     n
 }
+
+/// Runs `brain add … --detail -` with `input` on stdin.
+fn add_with_detail_on_stdin(env: &TestEnv, input: Vec<u8>) -> (i32, String) {
+    let mut child = env
+        .command([
+            "add",
+            "-t",
+            "gotcha",
+            "--title",
+            "Big detail",
+            "--summary",
+            "A detail from stdin.",
+            "--detail",
+            "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // From a thread: brain stops reading at the limit.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+// Finding 6: `add --detail -` read stdin without a limit and kept NUL bytes.
+#[test]
+fn add_detail_from_stdin_has_the_capture_limits() {
+    let env = init("recommended-semi-auto");
+    let (code, err) = add_with_detail_on_stdin(&env, vec![b'a'; 3 << 20]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("larger than 1048576 bytes"), "{err}");
+    let (code, err) = add_with_detail_on_stdin(&env, b"before\0after\n".to_vec());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("NUL byte at offset 6"), "{err}");
+    // The same limits hold for a detail given inline.
+    let out = env.brain([
+        "add",
+        "-t",
+        "gotcha",
+        "--title",
+        "Bell",
+        "--summary",
+        "s",
+        "--detail",
+        "ring \u{7} ring",
+    ]);
+    assert_eq!(out.status, 2, "{out}");
+    assert!(out.stderr.contains("invalid detail"), "{out}");
+    assert_eq!(
+        walkdir_count(&env.root().join(".brain")),
+        0,
+        "nothing was written"
+    );
+}
+
+// Finding 5: a title with a carriage return or an escape sequence could
+// overwrite what `list` prints.
+#[test]
+fn add_refuses_control_characters_in_titles() {
+    let env = init("recommended-semi-auto");
+    for title in [
+        "Fine\rSpoofed",
+        "Red \u{1b}[31malert\u{1b}[0m",
+        "Bell\u{7}ring",
+    ] {
+        let out = env.brain(["add", "-t", "gotcha", "--title", title, "--summary", "s"]);
+        assert_eq!(out.status, 2, "{title:?}: {out}");
+        assert!(
+            out.stderr.contains("invalid title: control character"),
+            "{out}"
+        );
+    }
+    assert_eq!(
+        walkdir_count(&env.root().join(".brain")),
+        0,
+        "nothing was written"
+    );
+}
+
+#[test]
+fn list_and_show_escape_control_characters_of_hand_written_records() {
+    let env = init("recommended-semi-auto");
+    let id = "spoof-0a1b2c3d";
+    std::fs::write(
+        env.root().join(format!(".brain/gotchas/{id}.yaml")),
+        format!(
+            "schema_version: 1\nid: {id}\ntype: gotcha\nstatus: candidate\n\
+             title: \"Harmless\\rrm -rf \\e[2K\"\nsummary: s\n\
+             provenance:\n  source: manual\n  captured_at: \"2026-11-01T00:00:00Z\"\n\
+             review:\n  state: pending\n"
+        ),
+    )
+    .unwrap();
+    let list = env.brain(["list"]);
+    assert_eq!(list.status, 0, "{list}");
+    assert!(
+        list.stdout.contains("Harmless\\rrm -rf \\u{1b}[2K"),
+        "{list}"
+    );
+    let show = env.brain(["show", id]);
+    for out in [&list, &show] {
+        assert!(
+            !out.stdout.contains('\r') && !out.stdout.contains('\u{1b}'),
+            "{out}"
+        );
+    }
+    // `lint` names the problem.
+    let problems = env.brain(["lint"]);
+    assert!(
+        problems.stdout.contains("control character U+000D"),
+        "{problems}"
+    );
+}

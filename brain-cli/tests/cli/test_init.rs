@@ -22,7 +22,7 @@ fn init_creates_the_layout_and_is_idempotent() {
     }
     assert_eq!(
         std::fs::read_to_string(env.root().join(".brain/.gitignore")).unwrap(),
-        "runtime/\n"
+        "runtime/\n.tmp-*.partial\n"
     );
     assert_eq!(
         std::fs::read_to_string(env.root().join(".brain/config.yaml")).unwrap(),

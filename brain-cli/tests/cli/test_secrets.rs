@@ -211,3 +211,31 @@ fn approve_redacts_a_candidate_written_by_hand() {
         );
     }
 }
+
+// Finding 3: the runtime log kept the raw task text of context loads.
+#[test]
+fn context_loads_log_the_task_redacted() {
+    let env = init();
+    let task = format!("rotate {GITHUB_TOKEN} and {AWS_KEY} after the leak");
+    for command in ["inject", "route", "conversation-start"] {
+        let out = env.brain([command, "--task", &task]);
+        assert_eq!(out.status, 0, "{out}");
+    }
+    let log = std::fs::read_to_string(env.root().join(".brain/runtime/activity.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 3, "{log}");
+    for line in log.lines() {
+        let entry: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            entry["task"],
+            "rotate [REDACTED:github_token] and [REDACTED:aws_access_key_id] after the leak",
+            "{line}"
+        );
+    }
+    // The redacted log still recognises the same task: no refresh.
+    let (json, out) = env.brain_json(
+        "conversation-start",
+        &["conversation-start", "--task", &task],
+    );
+    assert_eq!(out.status, 0, "{out}");
+    assert_ne!(json["decision"], "start", "{json}");
+}

@@ -520,7 +520,7 @@ impl Brain {
                     record.normalize();
                     if let Some(i) = change.index {
                         let path = prefs[i].path.clone();
-                        store.rewrite(&lock, &path, &crate::yaml::preference_to_string(&record))?;
+                        store.rewrite_preference(&lock, &path, &record)?;
                         prefs[i].record = record.clone();
                         path
                     } else {

@@ -202,6 +202,23 @@ impl Memory {
         }
         if self.title.contains('\n') {
             push("title", "title must be one line".into());
+        } else if let Some((c, col)) = super::control_char(&self.title, false) {
+            push(
+                "title",
+                format!(
+                    "title holds the control character U+{:04X} at column {col}",
+                    u32::from(c)
+                ),
+            );
+        }
+        if let Some((c, col)) = super::control_char(&self.summary, true) {
+            push(
+                "summary",
+                format!(
+                    "summary holds the control character U+{:04X} at column {col}",
+                    u32::from(c)
+                ),
+            );
         }
         if self.summary.trim().is_empty() {
             push("summary", "summary is empty".into());

@@ -72,6 +72,18 @@ pub(crate) fn normalize_path_list(list: &mut Vec<String>) {
 
 /// Multi-line text: trailing white space removed from every line, no trailing
 /// blank lines, and one final newline when the text spans several lines.
+/// Returns the first control character in `text` that a field may not
+/// hold, and its column (in characters, from 1): any, in a one-line field
+/// such as a title; any but line feed and tab in a multi-line one. A
+/// carriage return or an escape sequence in a title would let a record
+/// rewrite what `list` and `show` print around it.
+pub fn control_char(text: &str, multiline: bool) -> Option<(char, usize)> {
+    text.chars()
+        .enumerate()
+        .find(|&(_, c)| c.is_control() && !(multiline && (c == '\n' || c == '\t')))
+        .map(|(i, c)| (c, i + 1))
+}
+
 pub(crate) fn normalize_text(text: &str) -> String {
     let lines: Vec<&str> = text.trim_end().lines().map(str::trim_end).collect();
     let trimmed_start = lines.iter().skip_while(|l| l.is_empty()).copied();

@@ -188,7 +188,7 @@ impl Brain {
     ) -> Result<Planned, Error> {
         // Redact before the id is derived from the target, so no part of a
         // secret reaches the file name either.
-        let mut redactions = secrets::redact_preference(&mut p);
+        secrets::redact_preference(&mut p);
         if p.target.contains("[REDACTED:") {
             return Err(Error::InvalidInput {
                 field: "target",
@@ -200,6 +200,9 @@ impl Brain {
             message: "give a non-empty name".into(),
         })?;
         p.normalize();
+        // Every redaction the record holds, including those made at the
+        // boundary of `preference capture` before its hints were derived.
+        let mut redactions = secrets::redactions_in_preference(&p);
         let rel = relate(existing, &p);
         let result = |outcome, l: &Loaded<Preference>, reason: Option<String>| PreferenceResult {
             outcome,
@@ -325,8 +328,7 @@ impl Brain {
         p.status = Status::Active;
         p.review = approved(now, actor);
         p.normalize();
-        self.store()
-            .rewrite(&lock, &l.path, &crate::yaml::preference_to_string(&p))?;
+        self.store().rewrite_preference(&lock, &l.path, &p)?;
         Ok(PreferenceApproveReport {
             approved: change(l, &p),
         })
@@ -367,8 +369,7 @@ impl Brain {
             reason: reason.clone(),
         };
         p.normalize();
-        self.store()
-            .rewrite(&lock, &l.path, &crate::yaml::preference_to_string(&p))?;
+        self.store().rewrite_preference(&lock, &l.path, &p)?;
         Ok(PreferenceDismissReport {
             dismissed: change(l, &p),
             reason,
@@ -449,10 +450,8 @@ impl Brain {
         old_p.normalize();
         // The replacement first: a crash in between leaves a one-way link
         // that lint reports, never a superseded preference without a successor.
-        self.store()
-            .rewrite(&lock, &new.path, &crate::yaml::preference_to_string(&new_p))?;
-        self.store()
-            .rewrite(&lock, &old.path, &crate::yaml::preference_to_string(&old_p))?;
+        self.store().rewrite_preference(&lock, &new.path, &new_p)?;
+        self.store().rewrite_preference(&lock, &old.path, &old_p)?;
         Ok(PreferenceSupersedeReport {
             new: change(new, &new_p),
             old: change(old, &old_p),
@@ -486,8 +485,11 @@ impl Brain {
         let mut ignored = Vec::new();
         let mut plans = Vec::new();
         let mut planned_ids: Vec<MemoryId> = Vec::new();
-        for sentence in phrase::sentences(text) {
-            let shown = secrets::redact(&sentence.text).0;
+        // The boundary of the secret firewall: targets, hints and reasons
+        // are derived from the sentences, so the text is redacted first.
+        let (text, _) = secrets::redact(text);
+        for sentence in phrase::sentences(&text) {
+            let shown = sentence.text.clone();
             let phrase = match phrase::parse(&sentence.text) {
                 Ok(p) => p,
                 Err(why) => {

@@ -82,6 +82,20 @@ pub enum Error {
         /// The path as given.
         path: String,
     },
+    /// A write would go through a symbolic link inside `.brain/`.
+    #[error("refusing to write through the symbolic link `{}`", path.display())]
+    Symlink {
+        /// The link.
+        path: PathBuf,
+    },
+    /// A file that must be text is not valid UTF-8.
+    #[error("`{}` is not valid UTF-8 (first bad byte at offset {offset})", path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// Byte offset of the first invalid sequence.
+        offset: usize,
+    },
     /// No free id could be found for a new record.
     #[error("could not find a free id for the new record after 1000 attempts")]
     IdExhausted,

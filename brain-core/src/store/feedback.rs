@@ -49,6 +49,7 @@ impl Store {
     ) -> Result<(), Error> {
         let path = self.runtime_file(name)?;
         ensure_runtime_ignored(self.layout())?;
+        let text = crate::secrets::redact_log_text(text);
         write::write_atomic(&path, text.as_bytes(), true)
     }
 }

@@ -190,9 +190,11 @@ impl Store {
         })?;
         let _lock = WriteLock::acquire(&layout.lock_file(), LOCK_TIMEOUT)?;
         ensure_runtime_ignored(&layout)?;
-        let outcome = match std::fs::read_to_string(&config_path) {
+        let outcome = match std::fs::read(&config_path) {
             Ok(existing) => {
-                let same = yaml::parse_config(&existing).is_ok_and(|(c, _)| &c == config);
+                // A config that is not UTF-8 is a different config.
+                let same = std::str::from_utf8(&existing)
+                    .is_ok_and(|text| yaml::parse_config(text).is_ok_and(|(c, _)| &c == config));
                 if same {
                     InitOutcome::AlreadyInitialized
                 } else if force {
@@ -213,10 +215,7 @@ impl Store {
                 });
             }
         };
-        let gitignore = layout.brain_dir().join(".gitignore");
-        if !gitignore.exists() {
-            write::write_atomic(&gitignore, b"runtime/\n", false)?;
-        }
+        ensure_brain_ignores(&layout)?;
         for dir in RecordDir::ALL {
             let path = layout.record_dir(dir);
             std::fs::create_dir_all(&path).map_err(|source| Error::Write { path, source })?;
@@ -233,8 +232,12 @@ impl Store {
             });
         }
         let config_path = layout.config_file();
-        let (config, unknown) = match std::fs::read_to_string(&config_path) {
-            Ok(text) => {
+        let (config, unknown) = match std::fs::read(&config_path) {
+            Ok(bytes) => {
+                let text = String::from_utf8(bytes).map_err(|e| Error::NotUtf8 {
+                    path: config_path.clone(),
+                    offset: e.utf8_error().valid_up_to(),
+                })?;
                 let (config, unknown) =
                     yaml::parse_config(&text).map_err(|source| Error::Config {
                         path: config_path.clone(),
@@ -337,10 +340,16 @@ impl Store {
         let _ = ensure_runtime_ignored(&self.layout);
     }
 
-    /// Takes the write lock; hold it across a read-modify-write.
+    /// Takes the write lock; hold it across a read-modify-write. Temporary
+    /// files a killed writer left in the record directories are removed.
     pub fn lock(&self) -> Result<WriteLock, Error> {
         self.ensure_runtime();
-        WriteLock::acquire(&self.layout.lock_file(), LOCK_TIMEOUT)
+        let lock = WriteLock::acquire(&self.layout.lock_file(), LOCK_TIMEOUT)?;
+        write::remove_stale_partials(self.layout.brain_dir());
+        for dir in RecordDir::ALL {
+            write::remove_stale_partials(&self.layout.record_dir(dir));
+        }
+        Ok(lock)
     }
 
     /// Writes a new memory built by `make`, which is called with an attempt
@@ -352,13 +361,12 @@ impl Store {
     ) -> Result<(Memory, String), Error> {
         let _lock = self.lock()?;
         for attempt in 0..1000 {
-            let mut memory = make(attempt);
+            let memory = make(attempt);
             if self.id_in_use(&memory.id) {
                 continue;
             }
-            memory.normalize();
+            let (memory, text) = sealed_memory(&memory);
             let path = self.layout.memory_file(memory.kind, &memory.id);
-            let text = yaml::memory_to_string(&memory);
             write::write_atomic(&path, text.as_bytes(), false)?;
             return Ok((memory, self.layout.relative(&path)));
         }
@@ -366,14 +374,38 @@ impl Store {
     }
 
     /// Replaces the contents of an existing record file given by its relative path.
-    /// The caller holds the write lock.
+    /// The caller holds the write lock. Used for canonical rewrites of what
+    /// is already in the file (`normalize`); records built by a command go
+    /// through [`Store::rewrite_memory`] or [`Store::rewrite_preference`].
     pub fn rewrite(&self, _lock: &WriteLock, rel: &str, text: &str) -> Result<(), Error> {
         let path = self.layout.resolve(rel)?;
         write::write_atomic(&path, text.as_bytes(), true)
     }
 
+    /// Replaces an existing memory file (relative path `rel`) with `memory`,
+    /// sealed (see [`sealed_memory`]). The caller holds the write lock.
+    pub fn rewrite_memory(
+        &self,
+        lock: &WriteLock,
+        rel: &str,
+        memory: &Memory,
+    ) -> Result<(), Error> {
+        self.rewrite(lock, rel, &sealed_memory(memory).1)
+    }
+
+    /// Replaces an existing preference file (relative path `rel`) with
+    /// `preference`, sealed. The caller holds the write lock.
+    pub fn rewrite_preference(
+        &self,
+        lock: &WriteLock,
+        rel: &str,
+        preference: &Preference,
+    ) -> Result<(), Error> {
+        self.rewrite(lock, rel, &sealed_preference(preference).1)
+    }
+
     /// Moves a memory whose type changed to its type's directory: writes
-    /// `text` as the new file in full (a temporary file renamed without
+    /// it, sealed, as the new file in full (a temporary file renamed without
     /// clobbering), then removes the old file `from`; if that fails, the new
     /// file is removed again. Returns the new relative path. The caller holds
     /// the write lock.
@@ -382,9 +414,9 @@ impl Store {
         _lock: &WriteLock,
         from: &str,
         memory: &Memory,
-        text: &str,
     ) -> Result<String, Error> {
         let old = self.layout.resolve(from)?;
+        let (memory, text) = sealed_memory(memory);
         let new = self.layout.memory_file(memory.kind, &memory.id);
         write::write_atomic(&new, text.as_bytes(), false)?;
         if let Err(source) = std::fs::remove_file(&old) {
@@ -466,7 +498,7 @@ impl Store {
         memory: &Memory,
     ) -> Result<Option<String>, Error> {
         let path = self.layout.memory_file(memory.kind, &memory.id);
-        self.create_if_absent(&memory.id, &path, &yaml::memory_to_string(memory))
+        self.create_if_absent(&memory.id, &path, &sealed_memory(memory).1)
     }
 
     /// Like [`Store::create_memory_if_absent`], for a preference.
@@ -476,11 +508,7 @@ impl Store {
         preference: &Preference,
     ) -> Result<Option<String>, Error> {
         let path = self.layout.preference_file(&preference.id);
-        self.create_if_absent(
-            &preference.id,
-            &path,
-            &yaml::preference_to_string(preference),
-        )
+        self.create_if_absent(&preference.id, &path, &sealed_preference(preference).1)
     }
 
     fn create_if_absent(
@@ -546,8 +574,10 @@ impl Store {
         }
         ensure_runtime_ignored(&self.layout)?;
         let path = self.layout.runtime_dir().join(name);
-        let mut text = String::with_capacity(line.len() + 1);
-        text.push_str(line);
+        write::refuse_symlinks(&path)?;
+        // The last line of the secret firewall: a log line never holds a
+        // secret, whatever its writer passed in.
+        let mut text = crate::secrets::redact_log_text(line);
         if !text.ends_with('\n') {
             text.push('\n');
         }
@@ -596,6 +626,27 @@ impl Store {
     }
 }
 
+/// The last check before a memory reaches its file: every field is
+/// scanned by the secret firewall again (commands redact their input at the
+/// boundary, before deriving anything from it; this catches whatever a
+/// derivation or a hand-built record let through) and put in canonical form.
+/// Returns the record as written and its YAML.
+pub fn sealed_memory(memory: &Memory) -> (Memory, String) {
+    let mut m = memory.clone();
+    crate::secrets::redact_memory(&mut m);
+    m.normalize();
+    let text = yaml::memory_to_string(&m);
+    (m, text)
+}
+
+/// Like [`sealed_memory`], for a preference.
+pub fn sealed_preference(preference: &Preference) -> (Preference, String) {
+    let mut p = preference.clone();
+    crate::secrets::redact_preference(&mut p);
+    let text = yaml::preference_to_string(&p);
+    (p, text)
+}
+
 /// The raw text of one record file.
 #[derive(Clone, Debug)]
 pub struct Source {
@@ -605,6 +656,34 @@ pub struct Source {
     pub dir: RecordDir,
     /// Its contents, or why they could not be read.
     pub text: Result<String, String>,
+}
+
+/// What `.brain/.gitignore` ignores: the runtime directory, and the
+/// temporary files of a write that was killed before its rename.
+const BRAIN_IGNORES: [&str; 2] = ["runtime/", ".tmp-*.partial"];
+
+/// Writes `.brain/.gitignore`, or adds the lines it lacks to an existing one.
+fn ensure_brain_ignores(layout: &Layout) -> Result<(), Error> {
+    let path = layout.brain_dir().join(".gitignore");
+    let existing = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(source) => return Err(Error::Read { path, source }),
+    };
+    let mut text = existing.clone();
+    for line in BRAIN_IGNORES {
+        if !existing.lines().any(|l| l.trim() == line) {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    if text == existing {
+        return Ok(());
+    }
+    write::write_atomic(&path, text.as_bytes(), true)
 }
 
 fn ensure_runtime_ignored(layout: &Layout) -> Result<(), Error> {

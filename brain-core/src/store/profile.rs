@@ -41,6 +41,7 @@ impl Store {
     /// `runtime/` (with its `.gitignore`) when absent.
     pub fn write_session_profile(&self, _lock: &WriteLock, text: &str) -> Result<(), Error> {
         ensure_runtime_ignored(self.layout())?;
+        let text = crate::secrets::redact_log_text(text);
         write::write_atomic(&self.layout().session_profile_file(), text.as_bytes(), true)
     }
 

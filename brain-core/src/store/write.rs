@@ -39,6 +39,7 @@ fn write_replacing(path: &Path, bytes: &[u8], overwrite: bool, durable: bool) ->
         path: path.to_path_buf(),
         source,
     };
+    refuse_symlinks(path)?;
     std::fs::create_dir_all(dir).map_err(wrap)?;
     let mut builder = tempfile::Builder::new();
     builder.prefix(".tmp-").suffix(".partial");
@@ -66,6 +67,57 @@ fn write_replacing(path: &Path, bytes: &[u8], overwrite: bool, durable: bool) ->
     Ok(())
 }
 
+/// Refuses a write to `path` when a directory between the store
+/// directory (`.brain/`) and the file is a symbolic link, or when the file
+/// itself is one that would be followed. A repository can commit
+/// `.brain/gotchas` or `.brain/runtime` as a link to anywhere; writing
+/// through it would put files outside the store.
+pub(crate) fn refuse_symlinks(path: &Path) -> Result<(), Error> {
+    let symlink = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
+    if symlink(path) {
+        return Err(Error::Symlink {
+            path: path.to_path_buf(),
+        });
+    }
+    // Only the directories inside the store: where the repository itself
+    // lives (a linked home or temporary directory) is the user's business.
+    let inside: Vec<&Path> = path
+        .ancestors()
+        .skip(1)
+        .take_while(|dir| dir.file_name().is_some_and(|n| n != super::BRAIN_DIR))
+        .collect();
+    let in_store = path
+        .ancestors()
+        .nth(1 + inside.len())
+        .is_some_and(|d| d.file_name().is_some_and(|n| n == super::BRAIN_DIR));
+    if let Some(dir) = inside.into_iter().filter(|_| in_store).find(|d| symlink(d)) {
+        return Err(Error::Symlink {
+            path: dir.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+/// Removes temporary files that a killed writer left in `dir`
+/// (`.tmp-*.partial`). Only called under the write lock, for directories
+/// that are written only under it, so none of them is in use.
+pub(crate) fn remove_stale_partials(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(".tmp-")
+            && name.ends_with(".partial")
+            && entry.file_type().is_ok_and(|t| t.is_file())
+        {
+            // Best effort: a file that cannot be removed is still ignored.
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 fn sync_dir(dir: &Path) -> io::Result<()> {
     // Directories cannot be opened for syncing on every platform; where they can,
     // this makes the rename itself durable.
@@ -89,6 +141,7 @@ impl WriteLock {
             path: path.to_path_buf(),
             source,
         };
+        refuse_symlinks(path)?;
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(wrap)?;
         }
@@ -151,6 +204,25 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(leftovers, ["a.yaml"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn writes_refuse_symlinked_directories_and_files_under_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(&outside).unwrap();
+        let brain = dir.path().join(".brain");
+        std::fs::create_dir_all(&brain).unwrap();
+        std::os::unix::fs::symlink(&outside, brain.join("gotchas")).unwrap();
+        let err = write_atomic(&brain.join("gotchas/a.yaml"), b"x", false).unwrap_err();
+        assert!(matches!(err, Error::Symlink { ref path } if path.ends_with("gotchas")));
+        std::os::unix::fs::symlink(outside.join("f"), brain.join("log")).unwrap();
+        let err = write_atomic(&brain.join("log"), b"x", true).unwrap_err();
+        assert!(matches!(err, Error::Symlink { .. }));
+        assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
+        // A plain directory is fine.
+        write_atomic(&brain.join("decisions/b.yaml"), b"x", false).unwrap();
     }
 
     #[test]

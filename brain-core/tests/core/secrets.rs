@@ -61,3 +61,88 @@ fn look_alikes_are_left_alone() {
         assert!(findings.is_empty(), "lookalikes.txt:{line}");
     }
 }
+
+/// One entry of `tests/fixtures/secrets/corpus.yaml`.
+struct Entry {
+    kind: String,
+    value: String,
+    context: String,
+}
+
+impl Entry {
+    fn text(&self) -> String {
+        self.context.replace("{}", &self.value)
+    }
+}
+
+fn corpus(section: &str) -> Vec<Entry> {
+    let text =
+        std::fs::read_to_string(workspace().join("tests/fixtures/secrets/corpus.yaml")).unwrap();
+    let json = brain_core::yaml::to_json_value(&text).unwrap();
+    json[section]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| Entry {
+            kind: e["kind"].as_str().unwrap().to_owned(),
+            value: e["value"].as_str().unwrap().to_owned(),
+            context: e["context"].as_str().unwrap().to_owned(),
+        })
+        .collect()
+}
+
+/// The parts of a secret that must not survive: every run of 6 or more
+/// characters between line breaks (a PEM block is checked line by line).
+fn needles(value: &str) -> Vec<&str> {
+    value
+        .split(['\n', ' '])
+        .flat_map(|l| l.split("\\n"))
+        .filter(|p| p.len() >= 6 && !p.starts_with("-----"))
+        .collect()
+}
+
+#[test]
+fn corpus_secrets_in_context_are_redacted_with_their_kind() {
+    let secrets = corpus("secrets");
+    assert!(secrets.len() >= 60, "only {} secrets", secrets.len());
+    let mut failures = Vec::new();
+    for (n, e) in secrets.iter().enumerate() {
+        let (output, findings) = redact(&e.text());
+        for needle in needles(&e.value) {
+            if output.contains(needle) {
+                failures.push(format!("secret {n} ({}) survived: {output}", e.kind));
+            }
+        }
+        if !output.contains(&format!("[REDACTED:{}]", e.kind)) {
+            failures.push(format!(
+                "secret {n} ({}) has no marker of its kind: {output}",
+                e.kind
+            ));
+        }
+        let report = serde_json::to_string(&findings).unwrap();
+        assert!(!report.contains(&e.value));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn corpus_look_alikes_in_context_are_left_alone() {
+    let lookalikes = corpus("lookalikes");
+    assert!(
+        lookalikes.len() >= 50,
+        "only {} look-alikes",
+        lookalikes.len()
+    );
+    let altered: Vec<String> = lookalikes
+        .iter()
+        .filter_map(|e| {
+            let (output, _) = redact(&e.text());
+            (output != e.text()).then(|| format!("{}: {output}", e.kind))
+        })
+        .collect();
+    assert!(
+        altered.is_empty(),
+        "altered look-alikes:\n{}",
+        altered.join("\n")
+    );
+}
