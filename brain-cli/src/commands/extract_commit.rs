@@ -58,6 +58,7 @@ pub(crate) fn run(
                 value: commit.id.clone(),
             }],
             stable_key: Some(commit.id.clone()),
+            candidates_only: false,
         },
         external: super::capture::external(ctx, &brain, &text, out)?,
         gate: false,
