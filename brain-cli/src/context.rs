@@ -31,7 +31,7 @@ use jiff::Timestamp;
 use crate::error::CliError;
 
 /// Everything a command needs from the outside world.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Context {
     root: PathBuf,
     /// The working directory, canonical when it can be.

@@ -71,6 +71,13 @@ impl<'a> Output<'a> {
         self.stdout.flush()
     }
 
+    /// Writes one line of data another program defined the shape of (an
+    /// agent's hook output), whatever the format.
+    pub(crate) fn data_line(&mut self, line: &str) -> io::Result<()> {
+        writeln!(self.stdout, "{line}")?;
+        self.stdout.flush()
+    }
+
     /// Progress and confirmations for people; silenced by `--quiet`.
     pub(crate) fn status(&mut self, msg: impl Display) -> io::Result<()> {
         if self.quiet {

@@ -15,6 +15,10 @@
 //! * [`edit`]: one memory changed by hand, checked like every write.
 //! * [`secrets`]: the secret firewall: credentials in record text are
 //!   replaced by `[REDACTED:<kind>]` before anything is written (pure).
+//! * [`hook`]: agent hook events of every dialect read into one shape, and
+//!   the context written back in each agent's (pure).
+//! * [`extract::transcript`]: Claude Code and Codex transcripts read as
+//!   session text for capture (pure).
 //! * [`schema`]: JSON Schemas of every file and output, generated from the types.
 //!
 //! The crate never prints, never reads environment variables or the clock, and
@@ -49,6 +53,7 @@ pub mod embed;
 pub mod extract;
 pub mod failures;
 pub mod feedback;
+pub mod hook;
 pub mod inject;
 pub mod lint;
 pub mod matching;

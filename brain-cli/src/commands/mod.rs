@@ -16,6 +16,7 @@ mod edit;
 mod extract;
 mod extract_commit;
 mod failure;
+mod hook;
 mod import;
 mod index;
 mod init;
@@ -70,6 +71,7 @@ pub(crate) enum Command {
     Failure(failure::FailureArgs),
     Diff(diff::DiffArgs),
     Session(session::SessionArgs),
+    Hook(hook::HookArgs),
 }
 
 pub(crate) fn dispatch(
@@ -108,6 +110,7 @@ pub(crate) fn dispatch(
         Command::Failure(args) => failure::run(ctx, args, out),
         Command::Diff(args) => diff::run(ctx, args, out),
         Command::Session(args) => session::run(ctx, args, out),
+        Command::Hook(args) => hook::run(ctx, args, out),
     }
 }
 

@@ -16,6 +16,7 @@ mod test_embed;
 mod test_failures;
 mod test_feedback;
 mod test_help;
+mod test_hook;
 mod test_import;
 mod test_init;
 mod test_inject;
