@@ -19,6 +19,7 @@ use serde::Serialize;
 use crate::error::CliError;
 
 mod feedback;
+mod integration;
 mod preference;
 
 /// Output format of the command's data.

@@ -19,6 +19,8 @@
 //!   the context written back in each agent's (pure).
 //! * [`extract::transcript`]: Claude Code and Codex transcripts read as
 //!   session text for capture (pure).
+//! * [`setup`]: brain's entries merged into agents' configuration files,
+//!   keeping every foreign entry (pure).
 //! * [`schema`]: JSON Schemas of every file and output, generated from the types.
 //!
 //! The crate never prints, never reads environment variables or the clock, and
@@ -68,6 +70,7 @@ pub mod search;
 pub mod secrets;
 pub mod session;
 pub mod session_profile;
+pub mod setup;
 pub mod store;
 pub mod yaml;
 

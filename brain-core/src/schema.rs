@@ -153,6 +153,10 @@ pub fn all() -> Vec<(&'static str, Schema)> {
             generate::<crate::session::DiffReport>("output/diff.schema.json"),
         ),
         (
+            "output/setup.schema.json",
+            generate::<crate::setup::SetupReport>("output/setup.schema.json"),
+        ),
+        (
             "output/preference-add.schema.json",
             generate::<crate::prefs::PreferenceAddReport>("output/preference-add.schema.json"),
         ),

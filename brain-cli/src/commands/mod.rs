@@ -32,6 +32,7 @@ mod route;
 mod routing_feedback;
 mod search;
 mod session;
+mod setup;
 mod show;
 mod stats;
 mod suggest_extract;
@@ -72,6 +73,7 @@ pub(crate) enum Command {
     Diff(diff::DiffArgs),
     Session(session::SessionArgs),
     Hook(hook::HookArgs),
+    Setup(setup::SetupArgs),
 }
 
 pub(crate) fn dispatch(
@@ -111,6 +113,7 @@ pub(crate) fn dispatch(
         Command::Diff(args) => diff::run(ctx, args, out),
         Command::Session(args) => session::run(ctx, args, out),
         Command::Hook(args) => hook::run(ctx, args, out),
+        Command::Setup(args) => setup::run(ctx, args, out),
     }
 }
 
