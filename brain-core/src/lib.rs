@@ -21,6 +21,8 @@
 //!   session text for capture (pure).
 //! * [`setup`]: brain's entries merged into agents' configuration files,
 //!   keeping every foreign entry (pure).
+//! * [`export`]: active memories compiled into agents' rule files, path-scoped
+//!   where the format allows (pure).
 //! * [`schema`]: JSON Schemas of every file and output, generated from the types.
 //!
 //! The crate never prints, never reads environment variables or the clock, and
@@ -52,6 +54,7 @@ pub mod capture;
 pub mod config;
 pub mod edit;
 pub mod embed;
+pub mod export;
 pub mod extract;
 pub mod failures;
 pub mod feedback;

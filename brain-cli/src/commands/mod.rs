@@ -13,6 +13,7 @@ mod conversation_start;
 mod diff;
 mod dismiss;
 mod edit;
+mod export;
 mod extract;
 mod extract_commit;
 mod failure;
@@ -74,6 +75,7 @@ pub(crate) enum Command {
     Session(session::SessionArgs),
     Hook(hook::HookArgs),
     Setup(setup::SetupArgs),
+    Export(export::ExportArgs),
 }
 
 pub(crate) fn dispatch(
@@ -114,6 +116,7 @@ pub(crate) fn dispatch(
         Command::Session(args) => session::run(ctx, args, out),
         Command::Hook(args) => hook::run(ctx, args, out),
         Command::Setup(args) => setup::run(ctx, args, out),
+        Command::Export(args) => export::run(ctx, args, out),
     }
 }
 

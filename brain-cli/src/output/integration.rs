@@ -44,3 +44,31 @@ impl Render for SetupReport {
         Ok(())
     }
 }
+
+impl Render for brain_core::export::ExportReport {
+    fn render(&self, w: &mut dyn Write) -> io::Result<()> {
+        for f in &self.files {
+            writeln!(w, "{:<13} {}", word(f.action, self.check), f.path)?;
+        }
+        for r in &self.removed {
+            let verb = if self.check {
+                "would remove"
+            } else {
+                "removed"
+            };
+            writeln!(w, "{verb:<13} {r}")?;
+        }
+        let n = self.memories;
+        let s = if n == 1 { "memory" } else { "memories" };
+        if self.check {
+            let state = if self.drift {
+                "out of date: run `brain export`"
+            } else {
+                "up to date"
+            };
+            writeln!(w, "{n} {s}; export is {state}")
+        } else {
+            writeln!(w, "{n} {s} exported")
+        }
+    }
+}

@@ -13,6 +13,7 @@ mod test_concurrency;
 mod test_devset;
 mod test_edit;
 mod test_embed;
+mod test_export;
 mod test_failures;
 mod test_feedback;
 mod test_help;

@@ -32,6 +32,7 @@ fn help_of_every_command() {
         "diff",
         "hook",
         "setup",
+        "export",
     ] {
         insta::assert_snapshot!(format!("help_{cmd}"), env.brain([cmd, "--help"]).success());
     }
