@@ -29,8 +29,8 @@ use crate::output::Output;
 /// fails, the local pipeline runs and the reason is logged.
 ///
 /// `--from-transcript` reads an agent's transcript instead (Claude Code or
-/// Codex JSON Lines: the person's and the agent's messages, without tool
-/// calls) and always writes candidates; with `--detach` the capture runs in
+/// Codex JSON Lines, or a Gemini CLI chat file: the person's and the
+/// agent's messages, without tool calls) and always writes candidates; with `--detach` the capture runs in
 /// a background process and the command returns at once (agent hooks use
 /// this at compaction and session end).
 #[derive(clap::Args, Debug)]
@@ -39,7 +39,7 @@ pub(crate) struct CaptureArgs {
     session: SessionArgs,
     #[command(flatten)]
     input: InputArgs,
-    /// Read the session from an agent transcript (Claude Code or Codex JSONL)
+    /// Read the session from an agent transcript (Claude Code, Codex or Gemini CLI)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["input", "input_file"])]
     from_transcript: Option<PathBuf>,
     /// Capture in a background process and return at once (with

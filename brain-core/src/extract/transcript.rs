@@ -15,6 +15,8 @@
 //!   instructions and environment Codex sends as user messages (text
 //!   starting with `<`) are left out. When a rollout has no response items,
 //!   `event_msg` lines (`user_message`, `agent_message`) are used instead.
+//! * **Gemini CLI** chat files (one JSON object whose `messages` have `type`
+//!   `user` or `gemini` and a `content` string or parts with `text`).
 //!
 //! Unreadable lines are skipped; a file with no message at all gives an
 //! empty [`Transcript`]. This module never reads the file: the CLI hands it
@@ -78,8 +80,25 @@ impl Transcript {
     }
 }
 
-/// Reads a Claude Code or Codex transcript.
+/// Reads a Claude Code, Codex or Gemini CLI transcript.
 pub fn parse(text: &str) -> Transcript {
+    if let Ok(Value::Object(chat)) = serde_json::from_str::<Value>(text)
+        && let Some(Value::Array(list)) = chat.get("messages")
+    {
+        let messages = list
+            .iter()
+            .filter_map(|m| {
+                let role = match m.get("type").and_then(Value::as_str) {
+                    Some("user") => Role::User,
+                    Some("gemini" | "model" | "assistant") => Role::Assistant,
+                    _ => return None,
+                };
+                let text = m.get("content").map(blocks_text)?;
+                keep(&text).then_some(Message { role, text })
+            })
+            .collect();
+        return Transcript { messages };
+    }
     let mut claude = Vec::new();
     let mut items = Vec::new();
     let mut events = Vec::new();
@@ -157,7 +176,7 @@ fn blocks_text(content: &Value) -> String {
             .filter(|b| {
                 matches!(
                     b.get("type").and_then(Value::as_str),
-                    Some("text" | "input_text" | "output_text")
+                    Some("text" | "input_text" | "output_text") | None
                 )
             })
             .filter_map(|b| b.get("text").and_then(Value::as_str))
@@ -217,6 +236,18 @@ mod tests {
         let only_events =
             r#"{"type":"event_msg","payload":{"type":"agent_message","message":"done"}}"#;
         assert_eq!(parse(only_events).messages.len(), 1);
+    }
+
+    #[test]
+    fn reads_gemini_chat_files() {
+        let text = r#"{"sessionId":"g","messages":[
+            {"id":"1","type":"user","content":"why is the build slow"},
+            {"id":"2","type":"gemini","content":[{"text":"The cache key is the lockfile."}]},
+            {"id":"3","type":"info","content":"Request cancelled."}
+        ]}"#;
+        let t = parse(text);
+        assert_eq!(t.messages.len(), 2);
+        assert_eq!(t.messages[1].text, "The cache key is the lockfile.");
     }
 
     #[test]
