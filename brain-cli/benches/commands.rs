@@ -44,7 +44,10 @@
 //!    every run), with peak RSS through `/usr/bin/time` when it exists; and
 //!    checks that `inject --budget` 200, 800 and 1200 stay within the budget
 //!    and inject no goal;
-//! 5. times `brain review` and `brain --format json review` (10 candidates).
+//! 5. times `brain hook session-start`, `prompt` and `file` as Claude Code
+//!    calls them (event JSON on stdin, a fresh session id per run), target
+//!    < 300 ms;
+//! 6. times `brain review` and `brain --format json review` (10 candidates).
 //!
 //! Every run sets `BRAIN_NOW` and `BRAIN_ACTOR` and disables any external
 //! extractor. Outputs are checked (counts of imported records, drafts written,
@@ -686,6 +689,80 @@ fn bench_context(binary: &Path, store: &Path, n: usize, s: &Settings, report: &m
     ok(brain(binary, store).arg("list").output().unwrap(), "list");
 }
 
+/// `brain hook` as Claude Code calls it: the event JSON on stdin, a new
+/// session id for every run (so nothing is a repeat or already shown), warm
+/// caches. Checks every answer is one JSON object with context.
+fn bench_hooks(binary: &Path, store: &Path, n: usize, s: &Settings, report: &mut SizeReport) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    eprintln!("[{n}] brain hook ×{}…", s.runs);
+    let root = store.display().to_string().replace('\\', "/");
+    let seq = AtomicUsize::new(0);
+    let target = (n <= 10_000).then(|| Duration::from_millis(300));
+    let events: [(&str, &str, String); 3] = [
+        (
+            "`brain hook session-start` (Claude Code)",
+            "session-start",
+            r#"{"session_id":"S","hook_event_name":"SessionStart","source":"startup"}"#.to_owned(),
+        ),
+        (
+            "`brain hook prompt` (Claude Code)",
+            "prompt",
+            format!(
+                r#"{{"session_id":"S","hook_event_name":"UserPromptSubmit","prompt":"{TASK}"}}"#
+            ),
+        ),
+        (
+            "`brain hook file` (Claude Code, PostToolUse Read)",
+            "file",
+            format!(
+                r#"{{"session_id":"S","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{{"file_path":"{root}/{TASK_PATH}"}}}}"#
+            ),
+        ),
+    ];
+    for (label, event, payload) in &events {
+        let mut answered = 0usize;
+        let runs = repeat(s.runs, || {
+            let id = format!("bench-{}", seq.fetch_add(1, Ordering::Relaxed));
+            let stdin = payload.replace("\"S\"", &format!("\"{id}\""));
+            let start = Instant::now();
+            let mut child = brain(binary, store)
+                .args(["hook", event, "--agent", "claude"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(stdin.as_bytes())
+                .unwrap();
+            let out = ok(child.wait_with_output().unwrap(), label);
+            let wall = start.elapsed();
+            if !out.stdout.is_empty() {
+                let v = json(&out, label);
+                assert!(
+                    v["hookSpecificOutput"]["additionalContext"].is_string(),
+                    "{label}: {v}"
+                );
+                answered += 1;
+            }
+            wall
+        });
+        report.notes.push(format!(
+            "{label}: context in {answered} of {} runs",
+            runs.len()
+        ));
+        report.measures.push(Measure {
+            size: n,
+            label: (*label).to_owned(),
+            runs,
+            target,
+        });
+    }
+}
+
 /// `brain capture` of the 2 KB session: dry runs on the store, then real
 /// runs, each on a fresh copy of it.
 fn bench_capture(
@@ -841,6 +918,7 @@ fn bench_size(
 
     report.measures.extend(bench_baseline(binary, &store, n, s));
     bench_context(binary, &store, n, s, &mut report);
+    bench_hooks(binary, &store, n, s, &mut report);
     bench_capture(binary, work.path(), &store, n, s, &mut report);
     report.measures.extend(bench_review(binary, &store, n, s));
     report

@@ -19,6 +19,7 @@ use serde::Serialize;
 use crate::error::CliError;
 
 mod feedback;
+mod integration;
 mod preference;
 
 /// Output format of the command's data.
@@ -74,6 +75,13 @@ impl<'a> Output<'a> {
     /// stdout itself, for `brain mcp`, whose data is a protocol spoken there.
     pub(crate) fn protocol_writer(&mut self) -> &mut dyn Write {
         &mut *self.stdout
+    }
+
+    /// Writes one line of data another program defined the shape of (an
+    /// agent's hook output), whatever the format.
+    pub(crate) fn data_line(&mut self, line: &str) -> io::Result<()> {
+        writeln!(self.stdout, "{line}")?;
+        self.stdout.flush()
     }
 
     /// Progress and confirmations for people; silenced by `--quiet`.

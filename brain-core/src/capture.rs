@@ -102,6 +102,9 @@ pub struct Origin {
     /// it and the draft, so writing the same drafts again is a no-op (rule
     /// imports); without, ids also depend on the time and actor (captures).
     pub stable_key: Option<String>,
+    /// Write candidates even under a direct capture mode: the input was
+    /// read unattended (an agent transcript), so a person reviews it first.
+    pub candidates_only: bool,
 }
 
 /// Drafts to write.
@@ -113,8 +116,6 @@ pub struct Batch {
     pub rejected: Vec<Rejected>,
     /// The pipeline's trace.
     pub trace: Vec<TraceEvent>,
-    /// Write every draft as a candidate, whatever the capture mode.
-    pub candidates_only: bool,
 }
 
 /// What [`Brain::write_batch`] did.
@@ -170,7 +171,7 @@ impl Brain {
                     .map(|e| (e.value.as_str(), &l.record.id))
             })
             .collect();
-        let direct = !batch.candidates_only
+        let direct = !origin.candidates_only
             && self.store().config().settings().capture_mode == CaptureMode::Direct;
         let mut rejected = batch.rejected;
         let mut written = Vec::new();
@@ -366,9 +367,6 @@ pub struct CaptureRequest<'a> {
     pub dry_run: bool,
     /// Keep the trace.
     pub explain: bool,
-    /// Write every draft as a candidate, whatever the capture mode: an
-    /// agent's own capture (`brain mcp`) always waits for review.
-    pub candidates_only: bool,
 }
 
 impl Brain {
@@ -432,7 +430,6 @@ impl Brain {
                 drafts: found.drafts,
                 rejected: found.rejected,
                 trace: Vec::new(),
-                candidates_only: req.candidates_only,
             };
             let out = self.write_batch(batch, &req.origin, !req.dry_run, now, actor)?;
             for w in &out.written {
@@ -704,12 +701,12 @@ impl Brain {
                     value: input.path.clone(),
                 }],
                 stable_key: Some(format!("rules:{}", input.path)),
+                candidates_only: false,
             };
             let batch = Batch {
                 drafts,
                 rejected,
                 trace: Vec::new(),
-                candidates_only: false,
             };
             let outcome = self.write_batch(batch, &origin, !dry_run, now, actor)?;
             redactions.extend(outcome.redactions);

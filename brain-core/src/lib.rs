@@ -15,6 +15,14 @@
 //! * [`edit`]: one memory changed by hand, checked like every write.
 //! * [`secrets`]: the secret firewall: credentials in record text are
 //!   replaced by `[REDACTED:<kind>]` before anything is written (pure).
+//! * [`hook`]: agent hook events of every dialect read into one shape, and
+//!   the context written back in each agent's (pure).
+//! * [`extract::transcript`]: Claude Code and Codex transcripts read as
+//!   session text for capture (pure).
+//! * [`setup`]: brain's entries merged into agents' configuration files,
+//!   keeping every foreign entry (pure).
+//! * [`export`]: active memories compiled into agents' rule files, path-scoped
+//!   where the format allows (pure).
 //! * [`schema`]: JSON Schemas of every file and output, generated from the types.
 //!
 //! The crate never prints, never reads environment variables or the clock, and
@@ -46,9 +54,11 @@ pub mod capture;
 pub mod config;
 pub mod edit;
 pub mod embed;
+pub mod export;
 pub mod extract;
 pub mod failures;
 pub mod feedback;
+pub mod hook;
 pub mod inject;
 pub mod lint;
 pub mod matching;
@@ -63,6 +73,7 @@ pub mod search;
 pub mod secrets;
 pub mod session;
 pub mod session_profile;
+pub mod setup;
 pub mod store;
 pub mod yaml;
 

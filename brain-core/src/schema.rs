@@ -153,6 +153,14 @@ pub fn all() -> Vec<(&'static str, Schema)> {
             generate::<crate::session::DiffReport>("output/diff.schema.json"),
         ),
         (
+            "output/export.schema.json",
+            generate::<crate::export::ExportReport>("output/export.schema.json"),
+        ),
+        (
+            "output/setup.schema.json",
+            generate::<crate::setup::SetupReport>("output/setup.schema.json"),
+        ),
+        (
             "output/preference-add.schema.json",
             generate::<crate::prefs::PreferenceAddReport>("output/preference-add.schema.json"),
         ),

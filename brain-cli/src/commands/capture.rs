@@ -27,12 +27,25 @@ use crate::output::Output;
 /// finds it novel and safe). Nothing that repeats a dismissed memory is
 /// written. When an external extractor is configured it is tried first; if it
 /// fails, the local pipeline runs and the reason is logged.
+///
+/// `--from-transcript` reads an agent's transcript instead (Claude Code or
+/// Codex JSON Lines, or a Gemini CLI chat file: the person's and the
+/// agent's messages, without tool calls) and always writes candidates; with `--detach` the capture runs in
+/// a background process and the command returns at once (agent hooks use
+/// this at compaction and session end).
 #[derive(clap::Args, Debug)]
 pub(crate) struct CaptureArgs {
     #[command(flatten)]
     session: SessionArgs,
     #[command(flatten)]
     input: InputArgs,
+    /// Read the session from an agent transcript (Claude Code, Codex or Gemini CLI)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["input", "input_file"])]
+    from_transcript: Option<PathBuf>,
+    /// Capture in a background process and return at once (with
+    /// --from-transcript)
+    #[arg(long, requires = "from_transcript")]
+    detach: bool,
     /// Write the drafts even when the verdict is `ambiguous`
     #[arg(long)]
     force: bool,
@@ -133,19 +146,41 @@ pub(crate) fn run(
     args: &CaptureArgs,
     out: &mut Output<'_>,
 ) -> Result<ExitStatus, CliError> {
-    let text = crate::input::text(
-        args.input.input.as_deref(),
-        args.input.input_file.as_deref(),
-    )?;
+    if let Some(path) = &args.from_transcript
+        && args.detach
+    {
+        spawn_detached(ctx, path).map_err(CliError::internal)?;
+        out.status(format_args!(
+            "capturing {} in the background",
+            path.display()
+        ))?;
+        return Ok(ExitStatus::Success);
+    }
+    let (text, transcript_task) = match &args.from_transcript {
+        Some(path) => {
+            let transcript = read_transcript(path)?;
+            let task: Option<String> = transcript.task().map(|t| t.chars().take(300).collect());
+            (transcript.text(), task)
+        }
+        None => (
+            crate::input::text(
+                args.input.input.as_deref(),
+                args.input.input_file.as_deref(),
+            )?,
+            None,
+        ),
+    };
     let report = report(
         ctx,
         &Input {
             text: &text,
             session: &args.session,
+            task: transcript_task.as_deref(),
             force: args.force,
             dry_run: args.run.dry_run,
             explain: args.run.explain,
-            candidates_only: false,
+            // A transcript was read unattended: a person reviews it first.
+            candidates_only: args.from_transcript.is_some(),
         },
         out,
     )?;
@@ -162,6 +197,9 @@ pub(crate) fn run(
 pub(crate) struct Input<'a> {
     pub(crate) text: &'a str,
     pub(crate) session: &'a SessionArgs,
+    /// The task when `--task` does not give one (a transcript's first
+    /// request).
+    pub(crate) task: Option<&'a str>,
     pub(crate) force: bool,
     pub(crate) dry_run: bool,
     pub(crate) explain: bool,
@@ -177,23 +215,84 @@ pub(crate) fn report(
 ) -> Result<CaptureReport, CliError> {
     let brain = super::open(ctx, out)?;
     let session = input.session.gather(ctx)?;
+    let mut facts = input.session.facts(&session);
+    if facts.task.is_none() {
+        facts.task = input.task;
+    }
     let request = CaptureRequest {
         text: input.text,
-        facts: input.session.facts(&session),
+        facts,
         touched: &session.touched,
         origin: Origin {
             source: Source::Session,
             evidence: session.evidence.clone(),
             stable_key: None,
+            candidates_only: input.candidates_only,
         },
         external: external(ctx, &brain, input.text, out)?,
         gate: true,
         force: input.force,
         dry_run: input.dry_run,
         explain: input.explain,
-        candidates_only: input.candidates_only,
     };
     Ok(brain.capture(request, ctx.now(), ctx.actor())?)
+}
+
+/// Largest part of a transcript read: its end.
+const MAX_TRANSCRIPT_BYTES: u64 = 16 << 20;
+
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read the transcript `{}`", path.display())]
+struct TranscriptError {
+    path: PathBuf,
+    #[source]
+    source: std::io::Error,
+}
+
+/// Reads the last [`MAX_TRANSCRIPT_BYTES`] of a transcript, from a line
+/// boundary.
+fn read_transcript(
+    path: &std::path::Path,
+) -> Result<brain_core::extract::transcript::Transcript, CliError> {
+    use std::io::{Read as _, Seek as _};
+    let fail = |source| {
+        CliError::user(TranscriptError {
+            path: path.to_path_buf(),
+            source,
+        })
+    };
+    let mut file = std::fs::File::open(path).map_err(fail)?;
+    let len = file.metadata().map_err(fail)?.len();
+    let start = len.saturating_sub(MAX_TRANSCRIPT_BYTES);
+    file.seek(std::io::SeekFrom::Start(start)).map_err(fail)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(fail)?;
+    let mut text = String::from_utf8_lossy(&bytes).into_owned();
+    if start > 0 {
+        let cut = text.find('\n').map_or(text.len(), |i| i + 1);
+        text.drain(..cut);
+    }
+    Ok(brain_core::extract::transcript::parse(&text))
+}
+
+/// Starts `brain capture --from-transcript <path>` on this store as a
+/// background process with no standard streams, and does not wait for it.
+pub(crate) fn spawn_detached(ctx: &Context, path: &std::path::Path) -> std::io::Result<()> {
+    let exe = std::env::current_exe()?;
+    let path = ctx.cwd().join(path);
+    let mut cmd = std::process::Command::new(exe);
+    cmd.arg("-C")
+        .arg(ctx.root())
+        .arg("--quiet")
+        .arg("capture")
+        .arg("--from-transcript")
+        .arg(path)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    // The child is not waited for: dropping the handle leaves it running.
+    drop(cmd.spawn()?);
+    Ok(())
 }
 
 /// Tries the external extractor, when one is configured.

@@ -58,13 +58,13 @@ pub(crate) fn run(
                 value: commit.id.clone(),
             }],
             stable_key: Some(commit.id.clone()),
+            candidates_only: false,
         },
         external: super::capture::external(ctx, &brain, &text, out)?,
         gate: false,
         force: false,
         dry_run: args.run.dry_run,
         explain: args.run.explain,
-        candidates_only: false,
     };
     let report = brain.capture(request, ctx.now(), ctx.actor())?;
     super::capture::finish(out, &report)

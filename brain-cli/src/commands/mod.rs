@@ -13,9 +13,11 @@ mod conversation_start;
 mod diff;
 mod dismiss;
 mod edit;
+mod export;
 mod extract;
 mod extract_commit;
 mod failure;
+mod hook;
 mod import;
 mod index;
 mod init;
@@ -32,6 +34,7 @@ pub(crate) mod route;
 mod routing_feedback;
 pub(crate) mod search;
 mod session;
+mod setup;
 pub(crate) mod show;
 mod stats;
 mod suggest_extract;
@@ -72,6 +75,9 @@ pub(crate) enum Command {
     Diff(diff::DiffArgs),
     Session(session::SessionArgs),
     Mcp(mcp::McpArgs),
+    Hook(hook::HookArgs),
+    Setup(setup::SetupArgs),
+    Export(export::ExportArgs),
 }
 
 pub(crate) fn dispatch(
@@ -111,6 +117,9 @@ pub(crate) fn dispatch(
         Command::Diff(args) => diff::run(ctx, args, out),
         Command::Session(args) => session::run(ctx, args, out),
         Command::Mcp(args) => mcp::run(ctx, args, out),
+        Command::Hook(args) => hook::run(ctx, args, out),
+        Command::Setup(args) => setup::run(ctx, args, out),
+        Command::Export(args) => export::run(ctx, args, out),
     }
 }
 

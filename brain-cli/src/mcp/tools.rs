@@ -561,6 +561,7 @@ fn capture(ctx: &Context, p: &CaptureParams, out: &mut Output<'_>) -> Result<Don
         &capture::Input {
             text: &p.text,
             session: &session,
+            task: None,
             force: false,
             dry_run: p.dry_run,
             explain: false,

@@ -13,9 +13,11 @@ mod test_concurrency;
 mod test_devset;
 mod test_edit;
 mod test_embed;
+mod test_export;
 mod test_failures;
 mod test_feedback;
 mod test_help;
+mod test_hook;
 mod test_import;
 mod test_init;
 mod test_inject;
@@ -35,6 +37,7 @@ mod test_secret_corpus;
 mod test_secrets;
 mod test_session;
 mod test_session_profile;
+mod test_setup;
 
 #[test]
 fn no_forgotten_test_files() {

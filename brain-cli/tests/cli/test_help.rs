@@ -31,6 +31,9 @@ fn help_of_every_command() {
         "conversation-start",
         "diff",
         "mcp",
+        "hook",
+        "setup",
+        "export",
     ] {
         insta::assert_snapshot!(format!("help_{cmd}"), env.brain([cmd, "--help"]).success());
     }

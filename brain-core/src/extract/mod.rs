@@ -30,6 +30,7 @@ pub mod preprocess;
 pub mod quality;
 pub mod rules;
 pub mod signals;
+pub mod transcript;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
