@@ -13,6 +13,7 @@
 //! * [`review`]: the deterministic reviewer (accept / merge / supersede / reject).
 //! * [`approve`]: the reviewer's decisions shown and carried out.
 //! * [`edit`]: one memory changed by hand, checked like every write.
+//! * [`merge`]: three-way merge of one record file, field by field (the git merge driver).
 //! * [`secrets`]: the secret firewall: credentials in record text are
 //!   replaced by `[REDACTED:<kind>]` before anything is written (pure).
 //! * [`schema`]: JSON Schemas of every file and output, generated from the types.
@@ -52,6 +53,7 @@ pub mod feedback;
 pub mod inject;
 pub mod lint;
 pub mod matching;
+pub mod merge;
 pub mod migrate;
 pub mod model;
 pub mod prefs;

@@ -22,6 +22,7 @@ mod init;
 mod inject;
 mod lint;
 mod list;
+mod merge_driver;
 mod normalize;
 mod preference;
 mod promote_candidates;
@@ -70,6 +71,7 @@ pub(crate) enum Command {
     Failure(failure::FailureArgs),
     Diff(diff::DiffArgs),
     Session(session::SessionArgs),
+    MergeDriver(merge_driver::MergeDriverArgs),
 }
 
 pub(crate) fn dispatch(
@@ -108,6 +110,7 @@ pub(crate) fn dispatch(
         Command::Failure(args) => failure::run(ctx, args, out),
         Command::Diff(args) => diff::run(ctx, args, out),
         Command::Session(args) => session::run(ctx, args, out),
+        Command::MergeDriver(args) => merge_driver::run(ctx, args, out),
     }
 }
 

@@ -15,6 +15,7 @@ mod test_edit;
 mod test_embed;
 mod test_failures;
 mod test_feedback;
+mod test_git;
 mod test_help;
 mod test_import;
 mod test_init;

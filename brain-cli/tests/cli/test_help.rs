@@ -30,6 +30,7 @@ fn help_of_every_command() {
         "search",
         "conversation-start",
         "diff",
+        "merge-driver",
     ] {
         insta::assert_snapshot!(format!("help_{cmd}"), env.brain([cmd, "--help"]).success());
     }
