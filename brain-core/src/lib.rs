@@ -7,6 +7,7 @@
 //! * [`store`]: the only module that touches the file system: `.brain/` layout,
 //!   loading with a derived cache, atomic writes under a lock.
 //! * [`lint`]: every problem in a store, with file and line.
+//! * [`check`]: the CI gate: lint, canonical form and transitions against a base, as a list of checks.
 //! * [`migrate`]: mapping a RepoBrain store to records of this format (pure).
 //! * [`report`]: the report types commands return; their JSON shape is a contract.
 //! * [`embed`]: embedding providers' contract, the offline hashing embedder, the vector cache.
@@ -44,6 +45,7 @@ pub mod activity;
 pub mod approve;
 pub mod brain;
 pub mod capture;
+pub mod check;
 pub mod config;
 pub mod edit;
 pub mod embed;

@@ -83,6 +83,10 @@ pub fn all() -> Vec<(&'static str, Schema)> {
             generate::<LintReport>("output/lint.schema.json"),
         ),
         (
+            "output/check.schema.json",
+            generate::<crate::check::CheckReport>("output/check.schema.json"),
+        ),
+        (
             "output/normalize.schema.json",
             generate::<NormalizeReport>("output/normalize.schema.json"),
         ),

@@ -9,6 +9,7 @@ use crate::output::Output;
 mod add;
 mod approve;
 mod capture;
+mod check;
 mod conversation_start;
 mod diff;
 mod dismiss;
@@ -46,6 +47,7 @@ pub(crate) enum Command {
     Show(show::ShowArgs),
     Stats(stats::StatsArgs),
     Lint(lint::LintArgs),
+    Check(check::CheckArgs),
     Normalize(normalize::NormalizeArgs),
     Review(review::ReviewArgs),
     Approve(approve::ApproveArgs),
@@ -74,6 +76,13 @@ pub(crate) enum Command {
     MergeDriver(merge_driver::MergeDriverArgs),
 }
 
+impl Command {
+    /// Whether this is `brain check`, the one command with more formats.
+    pub(crate) fn is_check(&self) -> bool {
+        matches!(self, Command::Check(_))
+    }
+}
+
 pub(crate) fn dispatch(
     ctx: &Context,
     command: &Command,
@@ -86,6 +95,7 @@ pub(crate) fn dispatch(
         Command::Show(args) => show::run(ctx, args, out),
         Command::Stats(args) => stats::run(ctx, args, out),
         Command::Lint(args) => lint::run(ctx, args, out),
+        Command::Check(args) => check::run(ctx, args, out),
         Command::Normalize(args) => normalize::run(ctx, args, out),
         Command::Review(args) => review::run(ctx, args, out),
         Command::Approve(args) => approve::run(ctx, args, out),

@@ -197,3 +197,98 @@ fn merge_driver_leaves_ours_alone_when_a_version_is_not_yaml() {
         BASE
     );
 }
+
+/// A repository whose branch `topic` deletes an active memory, moves another
+/// back to `candidate`, changes a third one's id and leaves a file not in
+/// canonical form; `main` is the base.
+fn repo_with_bad_changes() -> TestEnv {
+    let env = repo();
+    for id in ["backwards", "renamed", "messy"] {
+        let text = BASE.replace("id: ledger-rows", &format!("id: {id}"));
+        std::fs::write(env.root().join(format!(".brain/gotchas/{id}.yaml")), text).unwrap();
+    }
+    env.git(&["add", "-A"]);
+    env.git(&["commit", "-q", "-m", "more"]);
+    env.git(&["checkout", "-q", "-b", "topic"]);
+    std::fs::remove_file(env.root().join(MEMORY)).unwrap();
+    let gotchas = env.root().join(".brain/gotchas");
+    let edit = |name: &str, from: &str, to: &str| {
+        let path = gotchas.join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    };
+    edit("backwards.yaml", "status: active", "status: candidate");
+    edit("renamed.yaml", "id: renamed", "id: renamed-again");
+    edit("messy.yaml", "- ledger\n- sql\n", "- sql\n- ledger\n");
+    env
+}
+
+#[test]
+fn check_reports_transitions_against_the_base_in_every_format() {
+    let env = repo_with_bad_changes();
+    insta::assert_snapshot!(env.brain(["check", "--base", "main"]), @r"
+    .brain/gotchas/backwards.yaml:4: error[lint/transition]: status changed from `active` to `candidate` since the base, which is not allowed (from `active` a record may become: superseded, stale, done)
+    .brain/gotchas/renamed.yaml:2: error[lint/location]: id `renamed-again` does not match the file name `renamed.yaml`
+    .brain/gotchas/messy.yaml:9: error[normalize/not-canonical]: file is not in canonical form; run `brain normalize`
+    .brain/gotchas/ledger-rows.yaml: error[transitions/deleted-active]: active memory `ledger-rows` was deleted; supersede it (`brain supersede NEW ledger-rows`) or mark it stale or done instead, so agents and history know why
+    .brain/gotchas/renamed.yaml:2: error[transitions/id-changed]: id changed from `renamed` to `renamed-again` since the base; ids are permanent (add a new memory and supersede the old one)
+    5 errors, 0 warnings in 3 files (lint, normalize, transitions; base main)
+    [exit status: 1]
+    ");
+    insta::assert_snapshot!(env.brain(["--format", "github", "check", "--base", "main"]), @r"
+    ::error file=.brain/gotchas/backwards.yaml,line=4,title=brain lint/transition::status changed from `active` to `candidate` since the base, which is not allowed (from `active` a record may become: superseded, stale, done)
+    ::error file=.brain/gotchas/renamed.yaml,line=2,title=brain lint/location::id `renamed-again` does not match the file name `renamed.yaml`
+    ::error file=.brain/gotchas/messy.yaml,line=9,title=brain normalize/not-canonical::file is not in canonical form; run `brain normalize`
+    ::error file=.brain/gotchas/ledger-rows.yaml,title=brain transitions/deleted-active::active memory `ledger-rows` was deleted; supersede it (`brain supersede NEW ledger-rows`) or mark it stale or done instead, so agents and history know why
+    ::error file=.brain/gotchas/renamed.yaml,line=2,title=brain transitions/id-changed::id changed from `renamed` to `renamed-again` since the base; ids are permanent (add a new memory and supersede the old one)
+    [exit status: 1]
+    ");
+    let (json, out) = env.brain_json("check", &["check", "--base", "main"]);
+    assert_eq!(out.status, 1);
+    assert_eq!(json["base"], "main");
+    assert_eq!(
+        json["checks"],
+        serde_json::json!(["lint", "normalize", "transitions"])
+    );
+    // The same state is clean once committed and checked against itself.
+    env.git(&["add", "-A"]);
+    env.git(&["commit", "-q", "-m", "topic"]);
+    env.brain(["--quiet", "normalize"]).success();
+    let out = env.brain(["check", "--base", "HEAD"]);
+    assert_eq!(out.status, 1, "{out}"); // the id still differs from the file name
+    assert!(out.stdout.contains("error[lint/location]"), "{out}");
+}
+
+#[test]
+fn check_sarif_output_is_valid_sarif_2_1_0() {
+    let env = repo_with_bad_changes();
+    let out = env.brain(["--format", "sarif", "check", "--base", "main"]);
+    assert_eq!(out.status, 1, "{out}");
+    let log: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let schema_path =
+        crate::common::workspace().join("tests/fixtures/sarif/sarif-schema-2.1.0.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}\n{}", out.stdout);
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert!(results.len() >= 4, "{}", out.stdout);
+    // The schema is not a pushover: a result without a message is refused.
+    let mut broken = log.clone();
+    broken["runs"][0]["results"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("message");
+    assert!(!validator.is_valid(&broken));
+}
+
+#[test]
+fn check_only_formats_are_refused_elsewhere_and_a_bad_base_is_a_user_error() {
+    let env = repo();
+    let out = env.brain(["--format", "sarif", "lint"]);
+    assert_eq!(out.status, 2, "{out}");
+    let out = env.brain(["check", "--base", "no-such-branch"]);
+    assert_eq!(out.status, 2, "{out}");
+    env.brain(["check"]).success();
+}

@@ -31,6 +31,7 @@ fn help_of_every_command() {
         "conversation-start",
         "diff",
         "merge-driver",
+        "check",
     ] {
         insta::assert_snapshot!(format!("help_{cmd}"), env.brain([cmd, "--help"]).success());
     }
