@@ -102,6 +102,9 @@ pub struct Origin {
     /// it and the draft, so writing the same drafts again is a no-op (rule
     /// imports); without, ids also depend on the time and actor (captures).
     pub stable_key: Option<String>,
+    /// Write candidates only, whatever the capture mode: for callers nobody
+    /// watches, such as the `post-commit` hook's `extract-commit --detach`.
+    pub candidates_only: bool,
 }
 
 /// Drafts to write.
@@ -168,7 +171,8 @@ impl Brain {
                     .map(|e| (e.value.as_str(), &l.record.id))
             })
             .collect();
-        let direct = self.store().config().settings().capture_mode == CaptureMode::Direct;
+        let direct = !origin.candidates_only
+            && self.store().config().settings().capture_mode == CaptureMode::Direct;
         let mut rejected = batch.rejected;
         let mut written = Vec::new();
         let mut unchanged = Vec::new();
@@ -688,6 +692,7 @@ impl Brain {
                     value: input.path.clone(),
                 }],
                 stable_key: Some(format!("rules:{}", input.path)),
+                candidates_only: false,
             };
             let batch = Batch {
                 drafts,

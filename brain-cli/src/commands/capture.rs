@@ -147,6 +147,7 @@ pub(crate) fn run(
             source: Source::Session,
             evidence: session.evidence.clone(),
             stable_key: None,
+            candidates_only: false,
         },
         external: external(ctx, &brain, &text, out)?,
         gate: true,

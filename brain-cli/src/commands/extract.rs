@@ -44,6 +44,7 @@ pub(crate) fn run(
             source: Source::Session,
             evidence: Vec::new(),
             stable_key: None,
+            candidates_only: false,
         },
         external: super::capture::external(ctx, &brain, &text, out)?,
         gate: false,

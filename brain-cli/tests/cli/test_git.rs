@@ -292,3 +292,44 @@ fn check_only_formats_are_refused_elsewhere_and_a_bad_base_is_a_user_error() {
     assert_eq!(out.status, 2, "{out}");
     env.brain(["check"]).success();
 }
+
+#[test]
+fn extract_commit_detach_returns_at_once_and_writes_candidates_only() {
+    let env = TestEnv::empty();
+    env.git(&["init", "-q", "-b", "main"]);
+    // `direct` capture would write a novel, safe memory as active.
+    env.brain(["--quiet", "init", "--workflow", "ultra-safe-manual"])
+        .success();
+    std::fs::write(
+        env.root().join("pricing.rs"),
+        "pub fn price() -> i64 { 100 }\n",
+    )
+    .unwrap();
+    env.git(&["add", "-A"]);
+    env.git(&[
+        "commit",
+        "-q",
+        "-m",
+        "Round toll prices half-even\n\nWe decided to round toll prices half-even in pricing.rs because half-up overcharged frequent drivers by a cent a week.",
+    ]);
+    let started = std::time::Instant::now();
+    let out = env.brain(["extract-commit", "--detach"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    insta::assert_snapshot!(out, @"[exit status: 0]");
+    let listed = |status: &str| {
+        let (json, _) = env.brain_json("list", &["list", "--status", status]);
+        json["memories"].as_array().unwrap().len()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while listed("candidate") == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no candidate was written"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(listed("candidate"), 1);
+    assert_eq!(listed("active"), 0);
+    // Outside a repository it still returns 0 and says nothing.
+    insta::assert_snapshot!(TestEnv::empty().brain(["extract-commit", "--detach"]), @"[exit status: 0]");
+}
