@@ -20,6 +20,7 @@ use crate::error::CliError;
 
 mod check;
 mod feedback;
+mod lifecycle;
 mod preference;
 
 /// Output format of the command's data.
@@ -94,6 +95,13 @@ impl<'a> Output<'a> {
             }
             Format::Text | Format::Json => return self.emit(report),
         }
+        self.stdout.flush()
+    }
+
+    /// Writes text that is the command's data whatever the format (a shell
+    /// completion script).
+    pub(crate) fn emit_text(&mut self, text: &str) -> io::Result<()> {
+        self.stdout.write_all(text.as_bytes())?;
         self.stdout.flush()
     }
 

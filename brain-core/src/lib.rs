@@ -18,6 +18,7 @@
 //! * [`secrets`]: the secret firewall: credentials in record text are
 //!   replaced by `[REDACTED:<kind>]` before anything is written (pure).
 //! * [`schema`]: JSON Schemas of every file and output, generated from the types.
+//! * [`status`] and [`sweep`]: where the store stands; expiring working notes, stale memories, near duplicates.
 //!
 //! The crate never prints, never reads environment variables or the clock, and
 //! never exits: time, paths and settings are passed in.
@@ -67,7 +68,9 @@ pub mod search;
 pub mod secrets;
 pub mod session;
 pub mod session_profile;
+pub mod status;
 pub mod store;
+pub mod sweep;
 pub mod yaml;
 
 pub use brain::{Brain, Error, NewMemory};

@@ -10,6 +10,7 @@ mod add;
 mod approve;
 mod capture;
 mod check;
+mod completions;
 mod conversation_start;
 mod diff;
 mod dismiss;
@@ -35,8 +36,10 @@ mod search;
 mod session;
 mod show;
 mod stats;
+mod status;
 mod suggest_extract;
 mod supersede;
+mod sweep;
 
 /// The commands.
 #[derive(Subcommand, Debug)]
@@ -46,6 +49,8 @@ pub(crate) enum Command {
     List(list::ListArgs),
     Show(show::ShowArgs),
     Stats(stats::StatsArgs),
+    Status(status::StatusArgs),
+    Sweep(sweep::SweepArgs),
     Lint(lint::LintArgs),
     Check(check::CheckArgs),
     Normalize(normalize::NormalizeArgs),
@@ -74,6 +79,7 @@ pub(crate) enum Command {
     Diff(diff::DiffArgs),
     Session(session::SessionArgs),
     MergeDriver(merge_driver::MergeDriverArgs),
+    Completions(completions::CompletionsArgs),
 }
 
 impl Command {
@@ -121,6 +127,9 @@ pub(crate) fn dispatch(
         Command::Diff(args) => diff::run(ctx, args, out),
         Command::Session(args) => session::run(ctx, args, out),
         Command::MergeDriver(args) => merge_driver::run(ctx, args, out),
+        Command::Status(args) => status::run(ctx, args, out),
+        Command::Sweep(args) => sweep::run(ctx, args, out),
+        Command::Completions(args) => completions::run(ctx, args, out),
     }
 }
 

@@ -33,6 +33,7 @@ mod test_rules;
 mod test_secrets;
 mod test_session;
 mod test_session_profile;
+mod test_status_sweep;
 
 #[test]
 fn no_forgotten_test_files() {

@@ -32,6 +32,9 @@ fn help_of_every_command() {
         "diff",
         "merge-driver",
         "check",
+        "status",
+        "sweep",
+        "completions",
     ] {
         insta::assert_snapshot!(format!("help_{cmd}"), env.brain([cmd, "--help"]).success());
     }
