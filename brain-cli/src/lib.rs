@@ -69,6 +69,14 @@ fn run(
         }
     };
     let mut out = Output::new(cli.global.format, cli.global.quiet, stdout, stderr);
+    if cli.global.format.is_check_only() && !cli.command.is_check() {
+        let err = error::CliError::user(output::UsageError(
+            "`--format github` and `--format sarif` are for `brain check` only".to_owned(),
+        ))
+        .hint("use `--format text` or `--format json`");
+        let _ = out.error(&err, None);
+        return ExitStatus::UserError;
+    }
     let ctx = match context::Context::from_env(cli.global.root.as_deref()) {
         Ok(ctx) => ctx,
         Err(e) => {

@@ -18,8 +18,10 @@ use serde::Serialize;
 
 use crate::error::CliError;
 
+mod check;
 mod feedback;
 mod integration;
+mod lifecycle;
 mod preference;
 
 /// Output format of the command's data.
@@ -30,6 +32,17 @@ pub(crate) enum Format {
     Text,
     /// One JSON document, for programs.
     Json,
+    /// GitHub Actions annotations (`brain check` only).
+    Github,
+    /// A SARIF 2.1.0 log (`brain check` only).
+    Sarif,
+}
+
+impl Format {
+    /// Whether only `brain check` writes this format.
+    pub(crate) fn is_check_only(self) -> bool {
+        matches!(self, Format::Github | Format::Sarif)
+    }
 }
 
 /// Human-readable rendering of a report. JSON comes from `Serialize`.
@@ -67,7 +80,7 @@ impl<'a> Output<'a> {
                 serde_json::to_writer_pretty(&mut *self.stdout, value).map_err(io::Error::other)?;
                 writeln!(self.stdout)?;
             }
-            Format::Text => value.render(&mut *self.stdout)?,
+            Format::Text | Format::Github | Format::Sarif => value.render(&mut *self.stdout)?,
         }
         self.stdout.flush()
     }
@@ -81,6 +94,27 @@ impl<'a> Output<'a> {
     /// agent's hook output), whatever the format.
     pub(crate) fn data_line(&mut self, line: &str) -> io::Result<()> {
         writeln!(self.stdout, "{line}")?;
+        self.stdout.flush()
+    }
+
+    /// Writes `brain check`'s report in any of the four formats.
+    pub(crate) fn emit_check(&mut self, report: &brain_core::check::CheckReport) -> io::Result<()> {
+        match self.format {
+            Format::Github => check::render_github(report, &mut *self.stdout)?,
+            Format::Sarif => {
+                serde_json::to_writer_pretty(&mut *self.stdout, &check::to_sarif(report))
+                    .map_err(io::Error::other)?;
+                writeln!(self.stdout)?;
+            }
+            Format::Text | Format::Json => return self.emit(report),
+        }
+        self.stdout.flush()
+    }
+
+    /// Writes text that is the command's data whatever the format (a shell
+    /// completion script).
+    pub(crate) fn emit_text(&mut self, text: &str) -> io::Result<()> {
+        self.stdout.write_all(text.as_bytes())?;
         self.stdout.flush()
     }
 

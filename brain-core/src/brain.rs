@@ -2,6 +2,8 @@
 //! pure report builders. The CLI and doc examples go through it; the free
 //! functions underneath stay public for tests.
 
+use std::collections::BTreeMap;
+
 use jiff::Timestamp;
 
 use crate::config::{CaptureMode, Config, Workflow};
@@ -404,6 +406,43 @@ impl Brain {
             head: &head,
             config: Some((&config_rel, &config_text, unknown)),
         })
+    }
+
+    /// `brain check`: every check in [`crate::check::CHECKS`], with
+    /// transitions judged against `base` (a revision), or against `HEAD`
+    /// when no base is given and there is a commit.
+    ///
+    /// # Errors
+    ///
+    /// `base` was given and names no commit, or its tree cannot be read.
+    pub fn check(
+        &self,
+        base: Option<&str>,
+    ) -> Result<crate::check::CheckReport, store::git::GitError> {
+        let root = self.store.layout().root();
+        let (base_texts, base_name) = match base {
+            Some(rev) => (
+                store::git::tree_texts(root, rev, store::BRAIN_DIR)?,
+                Some(rev.to_owned()),
+            ),
+            None => match store::git::tree_texts(root, "HEAD", store::BRAIN_DIR) {
+                Ok(texts) => (texts, Some("HEAD".to_owned())),
+                Err(_) => (BTreeMap::new(), None),
+            },
+        };
+        let (sources, mut stray) = self.store.read_sources();
+        stray.extend(self.store.unexpected_entries());
+        let layout = self.store.layout();
+        let config_rel = layout.relative(&layout.config_file());
+        let config_text = self.store.read_text(&config_rel).unwrap_or_default();
+        let unknown = self.store.unknown_config_keys();
+        let input = crate::check::CheckInput {
+            sources: &sources,
+            stray: &stray,
+            config: Some((&config_rel, &config_text, unknown)),
+            base: &base_texts,
+        };
+        Ok(crate::check::check(&input, base_name))
     }
 
     /// `brain normalize`: rewrites every parseable record file that is not in

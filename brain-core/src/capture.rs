@@ -102,8 +102,10 @@ pub struct Origin {
     /// it and the draft, so writing the same drafts again is a no-op (rule
     /// imports); without, ids also depend on the time and actor (captures).
     pub stable_key: Option<String>,
-    /// Write candidates even under a direct capture mode: the input was
-    /// read unattended (an agent transcript), so a person reviews it first.
+    /// Write candidates only, whatever the capture mode: the input was read
+    /// unattended (an agent transcript, the `post-commit` hook's
+    /// `extract-commit --detach`, an agent's MCP capture), so a person
+    /// reviews it first.
     pub candidates_only: bool,
 }
 

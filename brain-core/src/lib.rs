@@ -7,12 +7,14 @@
 //! * [`store`]: the only module that touches the file system: `.brain/` layout,
 //!   loading with a derived cache, atomic writes under a lock.
 //! * [`lint`]: every problem in a store, with file and line.
+//! * [`check`]: the CI gate: lint, canonical form and transitions against a base, as a list of checks.
 //! * [`migrate`]: mapping a RepoBrain store to records of this format (pure).
 //! * [`report`]: the report types commands return; their JSON shape is a contract.
 //! * [`embed`]: embedding providers' contract, the offline hashing embedder, the vector cache.
 //! * [`review`]: the deterministic reviewer (accept / merge / supersede / reject).
 //! * [`approve`]: the reviewer's decisions shown and carried out.
 //! * [`edit`]: one memory changed by hand, checked like every write.
+//! * [`merge`]: three-way merge of one record file, field by field (the git merge driver).
 //! * [`secrets`]: the secret firewall: credentials in record text are
 //!   replaced by `[REDACTED:<kind>]` before anything is written (pure).
 //! * [`hook`]: agent hook events of every dialect read into one shape, and
@@ -24,6 +26,7 @@
 //! * [`export`]: active memories compiled into agents' rule files, path-scoped
 //!   where the format allows (pure).
 //! * [`schema`]: JSON Schemas of every file and output, generated from the types.
+//! * [`status`] and [`sweep`]: where the store stands; expiring working notes, stale memories, near duplicates.
 //!
 //! The crate never prints, never reads environment variables or the clock, and
 //! never exits: time, paths and settings are passed in.
@@ -51,6 +54,7 @@ pub mod activity;
 pub mod approve;
 pub mod brain;
 pub mod capture;
+pub mod check;
 pub mod config;
 pub mod edit;
 pub mod embed;
@@ -62,6 +66,7 @@ pub mod hook;
 pub mod inject;
 pub mod lint;
 pub mod matching;
+pub mod merge;
 pub mod migrate;
 pub mod model;
 pub mod prefs;
@@ -74,7 +79,9 @@ pub mod secrets;
 pub mod session;
 pub mod session_profile;
 pub mod setup;
+pub mod status;
 pub mod store;
+pub mod sweep;
 pub mod yaml;
 
 pub use brain::{Brain, Error, NewMemory};

@@ -10,7 +10,9 @@
 //! 6. a status changed since the last commit follows [`crate::model::status::TRANSITIONS`]
 //!    (`transition`);
 //! 7. the file is in canonical form (`not-canonical`, a warning: `brain normalize` fixes it);
-//! 8. files that cannot be records and unknown config keys.
+//! 8. files that cannot be records and unknown config keys;
+//! 9. a `conflicts:` list left by `brain merge-driver` (`merge-conflict`), in
+//!    place of the parse error it causes.
 
 use std::collections::BTreeMap;
 
@@ -187,10 +189,7 @@ pub fn lint(input: &LintInput<'_>) -> LintReport {
         };
         match parse(source.dir, text) {
             Ok(p) => parsed.push((source, text, p)),
-            Err(e) => ctx.findings.push(from_problem(
-                "parse",
-                FileProblem::from_yaml(&source.path, e),
-            )),
+            Err(e) => parse_failure(&mut ctx, &source.path, text, e),
         }
     }
 
@@ -290,6 +289,29 @@ fn check_canonical(ctx: &mut Ctx, source: &Source, text: &str) {
             field: None,
             message: "file is not in canonical form; run `brain normalize`".into(),
         });
+    }
+}
+
+/// A file that does not parse: a merge's `conflicts:` list, one finding per
+/// field, or else the parse error.
+fn parse_failure(ctx: &mut Ctx, path: &str, text: &str, err: yaml::YamlError) {
+    let Some(fields) = crate::merge::unresolved(text) else {
+        ctx.findings
+            .push(from_problem("parse", FileProblem::from_yaml(path, err)));
+        return;
+    };
+    for field in fields {
+        ctx.at(
+            Severity::Error,
+            "merge-conflict",
+            path,
+            text,
+            crate::merge::CONFLICTS_KEY,
+            format!(
+                "unresolved merge conflict on `{field}`: keep one value, then delete the \
+                 `conflicts` list"
+            ),
+        );
     }
 }
 

@@ -83,6 +83,18 @@ pub fn all() -> Vec<(&'static str, Schema)> {
             generate::<LintReport>("output/lint.schema.json"),
         ),
         (
+            "output/status.schema.json",
+            generate::<crate::status::StatusReport>("output/status.schema.json"),
+        ),
+        (
+            "output/sweep.schema.json",
+            generate::<crate::sweep::SweepReport>("output/sweep.schema.json"),
+        ),
+        (
+            "output/check.schema.json",
+            generate::<crate::check::CheckReport>("output/check.schema.json"),
+        ),
+        (
             "output/normalize.schema.json",
             generate::<NormalizeReport>("output/normalize.schema.json"),
         ),

@@ -240,6 +240,13 @@ pub fn preference_to_string(preference: &Preference) -> String {
     canonical(preference, preference_template())
 }
 
+/// Returns `value` as block-style YAML, in the writer's layout, with nothing
+/// dropped (used for sections that are not part of a record, such as the
+/// `conflicts:` a merge leaves).
+pub fn value_to_string(value: &Value) -> String {
+    emit(value)
+}
+
 /// Returns the canonical YAML text of a config.
 pub fn config_to_string(config: &Config) -> String {
     canonical(config, config_template())

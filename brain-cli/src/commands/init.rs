@@ -2,6 +2,7 @@
 
 use brain_core::Brain;
 use brain_core::config::Workflow;
+use brain_core::report::InitOutcomeName;
 
 use crate::context::Context;
 use crate::error::{CliError, ExitStatus};
@@ -23,6 +24,16 @@ pub(crate) struct InitArgs {
     force: bool,
 }
 
+/// What to do after a first `brain init`, on stderr (silenced by `--quiet`).
+const NEXT_STEPS: &[&str] = &[
+    "next steps:",
+    "  brain add --type gotcha --title .. --summary ..   record a memory (a candidate until reviewed)",
+    "  brain review                                      the reviewer's verdict on each candidate",
+    "  brain approve --safe                              approve what the reviewer accepts",
+    "  git add .brain && git commit                      share the store through review like code",
+    "  docs/integrations.md                              connect an agent and the git hooks",
+];
+
 pub(crate) fn run(
     ctx: &Context,
     args: &InitArgs,
@@ -30,5 +41,10 @@ pub(crate) fn run(
 ) -> Result<ExitStatus, CliError> {
     let report = Brain::init(ctx.root(), args.workflow, args.force)?;
     out.emit(&report)?;
+    if report.outcome == InitOutcomeName::Created {
+        for line in NEXT_STEPS {
+            out.status(line)?;
+        }
+    }
     Ok(ExitStatus::Success)
 }

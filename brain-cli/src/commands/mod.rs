@@ -9,6 +9,8 @@ use crate::output::Output;
 mod add;
 mod approve;
 pub(crate) mod capture;
+mod check;
+mod completions;
 mod conversation_start;
 mod diff;
 mod dismiss;
@@ -25,6 +27,7 @@ pub(crate) mod inject;
 mod lint;
 mod list;
 mod mcp;
+mod merge_driver;
 mod normalize;
 mod preference;
 mod promote_candidates;
@@ -37,8 +40,10 @@ mod session;
 mod setup;
 pub(crate) mod show;
 mod stats;
+mod status;
 mod suggest_extract;
 mod supersede;
+mod sweep;
 
 /// The commands.
 #[derive(Subcommand, Debug)]
@@ -48,7 +53,10 @@ pub(crate) enum Command {
     List(list::ListArgs),
     Show(show::ShowArgs),
     Stats(stats::StatsArgs),
+    Status(status::StatusArgs),
+    Sweep(sweep::SweepArgs),
     Lint(lint::LintArgs),
+    Check(check::CheckArgs),
     Normalize(normalize::NormalizeArgs),
     Review(review::ReviewArgs),
     Approve(approve::ApproveArgs),
@@ -78,6 +86,15 @@ pub(crate) enum Command {
     Hook(hook::HookArgs),
     Setup(setup::SetupArgs),
     Export(export::ExportArgs),
+    MergeDriver(merge_driver::MergeDriverArgs),
+    Completions(completions::CompletionsArgs),
+}
+
+impl Command {
+    /// Whether this is `brain check`, the one command with more formats.
+    pub(crate) fn is_check(&self) -> bool {
+        matches!(self, Command::Check(_))
+    }
 }
 
 pub(crate) fn dispatch(
@@ -92,6 +109,7 @@ pub(crate) fn dispatch(
         Command::Show(args) => show::run(ctx, args, out),
         Command::Stats(args) => stats::run(ctx, args, out),
         Command::Lint(args) => lint::run(ctx, args, out),
+        Command::Check(args) => check::run(ctx, args, out),
         Command::Normalize(args) => normalize::run(ctx, args, out),
         Command::Review(args) => review::run(ctx, args, out),
         Command::Approve(args) => approve::run(ctx, args, out),
@@ -120,6 +138,10 @@ pub(crate) fn dispatch(
         Command::Hook(args) => hook::run(ctx, args, out),
         Command::Setup(args) => setup::run(ctx, args, out),
         Command::Export(args) => export::run(ctx, args, out),
+        Command::MergeDriver(args) => merge_driver::run(ctx, args, out),
+        Command::Status(args) => status::run(ctx, args, out),
+        Command::Sweep(args) => sweep::run(ctx, args, out),
+        Command::Completions(args) => completions::run(ctx, args, out),
     }
 }
 

@@ -16,6 +16,7 @@ mod test_embed;
 mod test_export;
 mod test_failures;
 mod test_feedback;
+mod test_git;
 mod test_help;
 mod test_hook;
 mod test_import;
@@ -38,6 +39,7 @@ mod test_secrets;
 mod test_session;
 mod test_session_profile;
 mod test_setup;
+mod test_status_sweep;
 
 #[test]
 fn no_forgotten_test_files() {

@@ -34,6 +34,11 @@ fn help_of_every_command() {
         "hook",
         "setup",
         "export",
+        "merge-driver",
+        "check",
+        "status",
+        "sweep",
+        "completions",
     ] {
         insta::assert_snapshot!(format!("help_{cmd}"), env.brain([cmd, "--help"]).success());
     }

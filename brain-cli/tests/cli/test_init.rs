@@ -7,8 +7,16 @@ fn init_creates_the_layout_and_is_idempotent() {
     let env = TestEnv::empty();
     insta::assert_snapshot!(env.brain(["init"]), @r"
     created .brain/config.yaml (workflow recommended-semi-auto: trigger detect, capture candidate, safe auto-approval off)
+    --- stderr ---
+    next steps:
+      brain add --type gotcha --title .. --summary ..   record a memory (a candidate until reviewed)
+      brain review                                      the reviewer's verdict on each candidate
+      brain approve --safe                              approve what the reviewer accepts
+      git add .brain && git commit                      share the store through review like code
+      docs/integrations.md                              connect an agent and the git hooks
     [exit status: 0]
     ");
+    assert_eq!(TestEnv::empty().brain(["--quiet", "init"]).stderr, "");
     for dir in [
         "decisions",
         "gotchas",

@@ -748,3 +748,87 @@ pub fn changed_since(
     }
     Ok(out)
 }
+
+/// The text of every file under `under` (a directory relative to `root`,
+/// such as `.brain`) in the tree of `rev`, except `runtime/`, keyed by path
+/// relative to `root` (`/`-separated). Files that are not UTF-8 are left out;
+/// a tree without `under` gives an empty map.
+///
+/// # Errors
+///
+/// `root` is not in a repository, `rev` names no commit, or an object
+/// cannot be read.
+pub fn tree_texts(
+    root: &Path,
+    rev: &str,
+    under: &str,
+) -> Result<BTreeMap<String, String>, GitError> {
+    let repo = gix::discover(root).map_err(|e| open_error(root, &e))?;
+    let no_commit = |e: &gix::Error| GitError::NoCommit {
+        rev: rev.to_owned(),
+        reason: reason(e),
+    };
+    let commit = repo
+        .rev_parse_single(rev)
+        .map_err(|e| no_commit(&e))?
+        .object()
+        .map_err(|e| no_commit(&e))?
+        .peel_to_commit()
+        .map_err(|e| no_commit(&e))?;
+    let id = commit.id.to_hex().to_string();
+    let read = |what: &'static str| {
+        let id = id.clone();
+        move |e: gix::Error| GitError::Read {
+            id,
+            what,
+            reason: reason(&e),
+        }
+    };
+    let mut out = BTreeMap::new();
+    let prefix = match repo.workdir() {
+        Some(workdir) => {
+            let open_err = |e: std::io::Error| GitError::Open {
+                dir: root.to_path_buf(),
+                reason: e.to_string(),
+            };
+            let root_abs = root.canonicalize().map_err(open_err)?;
+            let workdir_abs = workdir.canonicalize().map_err(open_err)?;
+            root_abs
+                .strip_prefix(&workdir_abs)
+                .map(Path::to_path_buf)
+                .unwrap_or_default()
+        }
+        None => PathBuf::new(),
+    };
+    let tree = commit.tree().map_err(read("the tree"))?;
+    let Some(entry) = tree
+        .lookup_entry_by_path(prefix.join(under))
+        .map_err(read("the store's directory"))?
+    else {
+        return Ok(out);
+    };
+    if !entry.mode().is_tree() {
+        return Ok(out);
+    }
+    let subtree = entry
+        .object()
+        .map_err(read("the store's directory"))?
+        .into_tree();
+    let mut recorder = gix::traverse::tree::Recorder::default();
+    subtree
+        .traverse()
+        .breadthfirst(&mut recorder)
+        .map_err(read("the store's files"))?;
+    let under = under.trim_matches('/');
+    for record in recorder.records {
+        let rel = String::from_utf8_lossy(&record.filepath).into_owned();
+        if !record.mode.is_blob() || rel.starts_with("runtime/") {
+            continue;
+        }
+        let blob = repo.find_object(record.oid).map_err(read("a file"))?;
+        if let Ok(text) = String::from_utf8(blob.data.clone()) {
+            out.insert(format!("{under}/{rel}"), text);
+        }
+    }
+    Ok(out)
+}

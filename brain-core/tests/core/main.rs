@@ -7,6 +7,8 @@
 )]
 
 mod extract;
+#[path = "../support/fixture_tree.rs"]
+mod fixture_tree;
 mod git;
 mod retrieval;
 mod review_corpus;
@@ -14,6 +16,8 @@ mod roundtrip;
 mod schemas;
 mod secrets;
 mod store;
+
+pub(crate) use fixture_tree::copy_tree;
 
 use std::path::{Path, PathBuf};
 
@@ -23,20 +27,6 @@ pub(crate) fn workspace() -> PathBuf {
         .parent()
         .unwrap()
         .to_path_buf()
-}
-
-/// Copies a directory tree.
-pub(crate) fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from).sort_by_file_name() {
-        let entry = entry.unwrap();
-        let rel = entry.path().strip_prefix(from).unwrap();
-        let target = to.join(rel);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 #[test]

@@ -6,6 +6,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "../../../../brain-core/tests/support/fixture_tree.rs"]
+mod fixture_tree;
+pub(crate) use fixture_tree::copy_tree;
+
 pub(crate) const NOW: &str = "2026-11-20T12:00:00Z";
 pub(crate) const ACTOR: &str = "Dana Okafor <dana@tollbooth.example>";
 
@@ -159,25 +163,6 @@ pub(crate) fn validate_json(schema: &str, stdout: &str) -> serde_json::Value {
         "output does not match {schema}: {errors:?}\n{stdout}"
     );
     value
-}
-
-pub(crate) fn copy_tree(from: &Path, to: &Path) {
-    let mut stack = vec![from.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let rel = dir.strip_prefix(from).unwrap();
-        std::fs::create_dir_all(to.join(rel)).unwrap();
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let entry = entry.unwrap();
-            let path = entry.path();
-            if entry.file_type().unwrap().is_dir() {
-                if path.file_name() != Some(OsStr::new("runtime")) {
-                    stack.push(path);
-                }
-            } else {
-                std::fs::copy(&path, to.join(path.strip_prefix(from).unwrap())).unwrap();
-            }
-        }
-    }
 }
 
 /// Captured output of one run, with the temp root replaced by `[ROOT]`.
