@@ -410,7 +410,8 @@ impl Brain {
 
     /// `brain check`: every check in [`crate::check::CHECKS`], with
     /// transitions judged against `base` (a revision), or against `HEAD`
-    /// when no base is given and there is a commit.
+    /// when no base is given and there is a commit, and the export plans
+    /// of every format (`exports`) checked for drift.
     ///
     /// # Errors
     ///
@@ -418,6 +419,7 @@ impl Brain {
     pub fn check(
         &self,
         base: Option<&str>,
+        exports: &[(crate::export::Target, crate::export::ExportPlan)],
     ) -> Result<crate::check::CheckReport, store::git::GitError> {
         let root = self.store.layout().root();
         let (base_texts, base_name) = match base {
@@ -441,6 +443,7 @@ impl Brain {
             stray: &stray,
             config: Some((&config_rel, &config_text, unknown)),
             base: &base_texts,
+            exports,
         };
         Ok(crate::check::check(&input, base_name))
     }

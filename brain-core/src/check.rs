@@ -1,9 +1,9 @@
 //! `brain check`: the store's gate for CI, as a list of checks.
 //!
 //! Each check is one function from [`CheckInput`] to findings, listed in
-//! [`CHECKS`]; another check (export drift, once exports exist) is one more
-//! function and one more row. Pure: the texts of the store and of the base
-//! revision are handed in.
+//! [`CHECKS`]; another check is one more function and one more row. Pure:
+//! the texts of the store, of the base revision and the export plans are
+//! handed in.
 //!
 //! - `lint`: everything [`crate::lint`] reports, with status transitions
 //!   judged against the base instead of `HEAD`;
@@ -11,15 +11,20 @@
 //!   canonical bytes committed; `brain normalize` fixes them);
 //! - `transitions`: what a change does to records the base has: an active
 //!   memory deleted instead of superseded or retired (`deleted-active`), a
-//!   file whose id changed (`id-changed`).
+//!   file whose id changed (`id-changed`);
+//! - `export`: rule files that `brain export` generated (they carry its
+//!   header or section markers) and that no longer match the store
+//!   (`export-drift`): a format nobody exported is not checked.
 
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::export::{ExportPlan, HEADER, SECTION_START, Target};
 use crate::lint::{self, Finding, LintInput, Severity};
 use crate::model::Status;
+use crate::setup::Action;
 use crate::store::{FileProblem, Source};
 use crate::yaml;
 
@@ -35,6 +40,9 @@ pub struct CheckInput<'a> {
     /// Text of every file under `.brain/` at the base revision, by path
     /// relative to the root; empty when there is no base.
     pub base: &'a BTreeMap<String, String>,
+    /// What `brain export` would write for each format, against the files
+    /// as they are.
+    pub exports: &'a [(Target, ExportPlan)],
 }
 
 /// One check: a name and the function that runs it.
@@ -45,6 +53,7 @@ pub const CHECKS: &[Check] = &[
     ("lint", lint_findings),
     ("normalize", canonical_findings),
     ("transitions", transition_findings),
+    ("export", export_findings),
 ];
 
 /// One finding and the check that made it.
@@ -135,6 +144,53 @@ fn canonical_findings(input: &CheckInput<'_>) -> Vec<Finding> {
             ..f
         })
         .collect()
+}
+
+/// Whether a format was exported here: one of its files carries the
+/// generated header or the section markers, or a stale one is left.
+fn exported(plan: &ExportPlan) -> bool {
+    !plan.stale.is_empty()
+        || plan.files.iter().any(|f| {
+            f.before
+                .as_deref()
+                .is_some_and(|t| t.contains(HEADER) || t.contains(SECTION_START))
+        })
+}
+
+fn export_findings(input: &CheckInput<'_>) -> Vec<Finding> {
+    let finding = |path: &str, message: String| Finding {
+        severity: Severity::Error,
+        code: "export-drift".to_owned(),
+        path: path.to_owned(),
+        line: None,
+        column: None,
+        field: None,
+        message,
+    };
+    let mut found = Vec::new();
+    for (target, plan) in input.exports.iter().filter(|(_, p)| exported(p)) {
+        let name = crate::report::serde_name(target);
+        for f in &plan.files {
+            match f.action() {
+                Action::Create => found.push(finding(
+                    &f.path,
+                    format!("missing from the `{name}` export; run `brain export --to {name}`"),
+                )),
+                Action::Update => found.push(finding(
+                    &f.path,
+                    format!("differs from what the store exports; run `brain export --to {name}`"),
+                )),
+                _ => {}
+            }
+        }
+        for stale in &plan.stale {
+            found.push(finding(
+                stale,
+                format!("no longer exported by the store; run `brain export --to {name}`"),
+            ));
+        }
+    }
+    found
 }
 
 /// The id and status of a record text, when it parses as either kind.
@@ -246,6 +302,7 @@ mod tests {
             stray: &[],
             config: None,
             base: &base,
+            exports: &[],
         };
         check(&input, Some("main".to_owned()))
             .findings

@@ -88,21 +88,7 @@ pub(crate) fn run(
         brain_core::export::select(catalog.memories.iter().map(|l| &l.record), ctx.now());
     let root = ctx.root();
     let target = args.to.target();
-    let plan = brain_core::export::plan(
-        target,
-        &memories,
-        &mut |rel| std::fs::read_to_string(root.join(rel)).ok(),
-        &mut |dir| {
-            std::fs::read_dir(root.join(dir))
-                .map(|entries| {
-                    entries
-                        .filter_map(Result::ok)
-                        .filter_map(|e| e.file_name().into_string().ok())
-                        .collect()
-                })
-                .unwrap_or_default()
-        },
-    );
+    let plan = plan(root, target, &memories);
     if !args.check {
         for p in &plan.files {
             if matches!(p.action(), Action::Create | Action::Update) {
@@ -123,6 +109,42 @@ pub(crate) fn run(
         ExitStatus::Success
     })
 }
+
+/// What exporting `memories` as `target` would write in the repository at
+/// `root`, against its files as they are.
+pub(crate) fn plan(
+    root: &Path,
+    target: Target,
+    memories: &[&brain_core::model::Memory],
+) -> brain_core::export::ExportPlan {
+    brain_core::export::plan(
+        target,
+        memories,
+        &mut |rel| std::fs::read_to_string(root.join(rel)).ok(),
+        &mut |dir| {
+            std::fs::read_dir(root.join(dir))
+                .map(|entries| {
+                    entries
+                        .filter_map(Result::ok)
+                        .filter_map(|e| e.file_name().into_string().ok())
+                        .collect()
+                })
+                .unwrap_or_default()
+        },
+    )
+}
+
+/// Every format `brain export` writes.
+pub(crate) const TARGETS: [Target; 8] = [
+    Target::AgentsMd,
+    Target::ClaudeRules,
+    Target::Cursor,
+    Target::Copilot,
+    Target::Windsurf,
+    Target::Kiro,
+    Target::Continue,
+    Target::Gemini,
+];
 
 /// Writes `text` through a temporary file renamed over `path`.
 fn write_file(path: &Path, text: &str) -> Result<(), CliError> {

@@ -232,7 +232,7 @@ fn check_reports_transitions_against_the_base_in_every_format() {
     .brain/gotchas/messy.yaml:9: error[normalize/not-canonical]: file is not in canonical form; run `brain normalize`
     .brain/gotchas/ledger-rows.yaml: error[transitions/deleted-active]: active memory `ledger-rows` was deleted; supersede it (`brain supersede NEW ledger-rows`) or mark it stale or done instead, so agents and history know why
     .brain/gotchas/renamed.yaml:2: error[transitions/id-changed]: id changed from `renamed` to `renamed-again` since the base; ids are permanent (add a new memory and supersede the old one)
-    5 errors, 0 warnings in 3 files (lint, normalize, transitions; base main)
+    5 errors, 0 warnings in 3 files (lint, normalize, transitions, export; base main)
     [exit status: 1]
     ");
     insta::assert_snapshot!(env.brain(["--format", "github", "check", "--base", "main"]), @r"
@@ -248,7 +248,7 @@ fn check_reports_transitions_against_the_base_in_every_format() {
     assert_eq!(json["base"], "main");
     assert_eq!(
         json["checks"],
-        serde_json::json!(["lint", "normalize", "transitions"])
+        serde_json::json!(["lint", "normalize", "transitions", "export"])
     );
     // The same state is clean once committed and checked against itself.
     env.git(&["add", "-A"]);
@@ -257,6 +257,32 @@ fn check_reports_transitions_against_the_base_in_every_format() {
     let out = env.brain(["check", "--base", "HEAD"]);
     assert_eq!(out.status, 1, "{out}"); // the id still differs from the file name
     assert!(out.stdout.contains("error[lint/location]"), "{out}");
+}
+
+#[test]
+fn check_reports_exported_rule_files_that_drifted_from_the_store() {
+    let env = repo();
+    // Nothing exported: no format is checked.
+    env.brain(["check"]).success();
+    env.brain(["--quiet", "export", "--to", "cursor"]).success();
+    env.git(&["add", "-A"]);
+    env.git(&["commit", "-q", "-m", "export"]);
+    env.brain(["check"]).success();
+    // A memory edited without exporting again: the generated file drifts.
+    let text = std::fs::read_to_string(env.root().join(MEMORY)).unwrap();
+    write(
+        &env,
+        &text.replacen("title: ", "title: Never edit posted ledger rows; ", 1),
+    );
+    let out = env.brain(["check"]);
+    assert_eq!(out.status, 1, "{out}");
+    assert!(
+        out.stdout.contains("error[export/export-drift]")
+            && out.stdout.contains("brain export --to cursor"),
+        "{out}"
+    );
+    env.brain(["--quiet", "export", "--to", "cursor"]).success();
+    env.brain(["check"]).success();
 }
 
 #[test]
