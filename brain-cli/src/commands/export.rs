@@ -69,14 +69,6 @@ impl TargetArg {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-#[error("failed to write `{}`", path.display())]
-struct WriteFailed {
-    path: std::path::PathBuf,
-    #[source]
-    source: std::io::Error,
-}
-
 pub(crate) fn run(
     ctx: &Context,
     args: &ExportArgs,
@@ -92,13 +84,17 @@ pub(crate) fn run(
     if !args.check {
         for p in &plan.files {
             if matches!(p.action(), Action::Create | Action::Update) {
-                write_file(&root.join(&p.path), p.after.as_deref().unwrap_or_default())?;
+                super::setup::write_file(
+                    &root.join(&p.path),
+                    p.after.as_deref().unwrap_or_default(),
+                    false,
+                )?;
             }
         }
         for stale in &plan.stale {
             let path = root.join(stale);
             std::fs::remove_file(&path)
-                .map_err(|source| CliError::internal(WriteFailed { path, source }))?;
+                .map_err(|source| CliError::internal(super::setup::WriteFailed { path, source }))?;
         }
     }
     let report = plan.report(target, args.check, memories.len());
@@ -145,19 +141,3 @@ pub(crate) const TARGETS: [Target; 8] = [
     Target::Continue,
     Target::Gemini,
 ];
-
-/// Writes `text` through a temporary file renamed over `path`.
-fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
-    let fail = |source| {
-        CliError::internal(WriteFailed {
-            path: path.to_path_buf(),
-            source,
-        })
-    };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.brain-export.tmp"));
-    std::fs::write(&tmp, text).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(fail)
-}

@@ -93,10 +93,10 @@ struct NoExe(#[source] std::io::Error);
 
 #[derive(Debug, thiserror::Error)]
 #[error("failed to write `{}`", path.display())]
-struct WriteFailed {
-    path: std::path::PathBuf,
+pub(crate) struct WriteFailed {
+    pub(crate) path: std::path::PathBuf,
     #[source]
-    source: std::io::Error,
+    pub(crate) source: std::io::Error,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -191,7 +191,7 @@ pub(crate) fn run(
 
 /// Writes `text` to `path` through a temporary file in the same directory,
 /// creating the directory, and makes it executable when asked.
-fn write_file(path: &Path, text: &str, executable: bool) -> Result<(), CliError> {
+pub(crate) fn write_file(path: &Path, text: &str, executable: bool) -> Result<(), CliError> {
     let fail = |source| {
         CliError::internal(WriteFailed {
             path: path.to_path_buf(),
@@ -201,7 +201,7 @@ fn write_file(path: &Path, text: &str, executable: bool) -> Result<(), CliError>
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(fail)?;
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.brain-setup.tmp"));
+    let tmp = dir.join(format!(".{name}.brain.tmp"));
     std::fs::write(&tmp, text).map_err(fail)?;
     #[cfg(unix)]
     if executable {

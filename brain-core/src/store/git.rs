@@ -168,17 +168,7 @@ pub fn commit_info(root: &Path, rev: &str) -> Result<CommitInfo, GitError> {
         });
     }
     let repo = gix::discover(root).map_err(|e| open_error(root, &e))?;
-    let no_commit = |e: &gix::Error| GitError::NoCommit {
-        rev: rev.to_owned(),
-        reason: reason(e),
-    };
-    let commit = repo
-        .rev_parse_single(rev)
-        .map_err(|e| no_commit(&e))?
-        .object()
-        .map_err(|e| no_commit(&e))?
-        .peel_to_commit()
-        .map_err(|e| no_commit(&e))?;
+    let commit = resolve_commit(&repo, rev)?;
 
     let id = commit.id.to_hex().to_string();
     let read = |what: &'static str| {
@@ -764,17 +754,7 @@ pub fn tree_texts(
     under: &str,
 ) -> Result<BTreeMap<String, String>, GitError> {
     let repo = gix::discover(root).map_err(|e| open_error(root, &e))?;
-    let no_commit = |e: &gix::Error| GitError::NoCommit {
-        rev: rev.to_owned(),
-        reason: reason(e),
-    };
-    let commit = repo
-        .rev_parse_single(rev)
-        .map_err(|e| no_commit(&e))?
-        .object()
-        .map_err(|e| no_commit(&e))?
-        .peel_to_commit()
-        .map_err(|e| no_commit(&e))?;
+    let commit = resolve_commit(&repo, rev)?;
     let id = commit.id.to_hex().to_string();
     let read = |what: &'static str| {
         let id = id.clone();
@@ -831,4 +811,18 @@ pub fn tree_texts(
         }
     }
     Ok(out)
+}
+
+/// The commit `rev` names in `repo`.
+fn resolve_commit<'r>(repo: &'r gix::Repository, rev: &str) -> Result<gix::Commit<'r>, GitError> {
+    let no_commit = |e: &gix::Error| GitError::NoCommit {
+        rev: rev.to_owned(),
+        reason: reason(e),
+    };
+    repo.rev_parse_single(rev)
+        .map_err(|e| no_commit(&e))?
+        .object()
+        .map_err(|e| no_commit(&e))?
+        .peel_to_commit()
+        .map_err(|e| no_commit(&e))
 }
