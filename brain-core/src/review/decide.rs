@@ -373,7 +373,15 @@ pub(super) fn evidence(
         )
     });
     let changed = changed.filter(|_| named_apart.is_none());
-    let distinct = if find_phrases(all_text, ADDITIVE_WORDING).is_empty() && !features.elaborates {
+    let shared = shared_terms(features, target_features);
+    // Two memories that name the same two identifiers, code spans or
+    // measured amounts (`adc2_get_raw`, `ESP_ERR_TIMEOUT`) are about one
+    // thing, however differently their titles go on.
+    let named_alike = shared.iter().filter(|t| t.starts_with('`')).count() >= 2;
+    let distinct = if find_phrases(all_text, ADDITIVE_WORDING).is_empty()
+        && !features.elaborates
+        && !named_alike
+    {
         subject::distinct(
             &features.frame,
             &target_features.frame,
@@ -415,7 +423,7 @@ pub(super) fn evidence(
         evidence,
         restates_title,
         opposite: text::opposite_in_clauses(&features.head_clauses, &target_features.head_clauses),
-        shared: shared_terms(features, target_features),
+        shared,
         negates_shared: target.status == crate::model::Status::Dismissed
             && negates_shared(features, target_features),
         whole: round(text::jaccard(&features.topic, &target_features.topic)),

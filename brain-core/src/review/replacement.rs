@@ -104,6 +104,14 @@ const STOP_DOING: &str = "stop doing";
 /// says what X is for.
 const USED_TO: &str = "used to";
 
+/// Words before "stop"/"quit" that make it a practice given up: a person
+/// ("we", "the team"), a modal or an imperative's opening ("please",
+/// "let's", "to").
+const STOP_SUBJECTS: &[&str] = &[
+    "we", "i", "you", "they", "team", "please", "let", "s", "to", "should", "must", "will", "ll",
+    "can", "also", "now", "finally", "just", "and", "so", "then",
+];
+
 /// Forms of "be", which make "moving off" a change under way and "used to"
 /// a purpose.
 const BE: &[&str] = &[
@@ -343,9 +351,13 @@ fn occurrences(
             });
         }
     }
-    // "stop" or "quit" before a gerund: "Stop editing CHANGELOG.md by hand".
+    // "stop" or "quit" before a gerund: "Stop editing CHANGELOG.md by hand",
+    // "we stopped vendoring protobufs". Said of a thing ("the joins stop
+    // matching") it is a symptom, not a practice given up: the word before
+    // must open the clause or be a person or a modal.
     for (i, w) in raw.iter().enumerate() {
         if STOP_VERBS.contains(&w.as_str())
+            && (i == 0 || STOP_SUBJECTS.contains(&raw[i - 1].as_str()))
             && raw
                 .get(i + 1)
                 .is_some_and(|g| g.len() > 5 && g.ends_with("ing") && g != "using")
@@ -497,6 +509,9 @@ mod tests {
                 "We don't shard by tenant anymore.",
                 &[("anymore", &[&["shard", "tenant"]])],
             ),
+            // Said of a thing, "stop" is a symptom, not a practice given up.
+            ("Once a value is missing the joins stop matching.", &[]),
+            ("The workers quit polling when Redis restarts.", &[]),
             // "stop" before any gerund.
             (
                 "Stop vendoring protobuf definitions in proto/.",
