@@ -361,46 +361,9 @@ pub(super) fn evidence(
     let names_specific = retired_title
         .iter()
         .any(|w| specific.contains(&text::root(w)));
-    let changed = values::change(&features.values, &target_features.values);
-    // "USPS DIM divisor is 166" against "FedEx/UPS DIM divisor is 139": the
-    // same kind of value of another named thing, no change.
-    let named_apart = changed.as_ref().and_then(|_| {
-        names_apart(
-            &candidate.title,
-            &target.title,
-            &features.roots,
-            &target_features.roots,
-        )
-    });
-    let changed = changed.filter(|_| named_apart.is_none());
     let shared = shared_terms(features, target_features);
-    // Two memories that name the same two identifiers, code spans or
-    // measured amounts (`adc2_get_raw`, `ESP_ERR_TIMEOUT`) are about one
-    // thing, however differently their titles go on.
-    let named_alike = shared.iter().filter(|t| t.starts_with('`')).count() >= 2;
-    let distinct = if find_phrases(all_text, ADDITIVE_WORDING).is_empty()
-        && !features.elaborates
-        && !named_alike
-    {
-        subject::distinct(
-            &features.frame,
-            &target_features.frame,
-            &features.roots,
-            &target_features.roots,
-        )
-    } else {
-        None
-    }
-    // A value both titles state over the same other words is what differs
-    // ("Loudness target is -14 LUFS" / "Loudness normalised to -16 LUFS"),
-    // unless the difference opens the titles.
-    .filter(|d| {
-        d.leading
-            || !changed
-                .as_ref()
-                .is_some_and(|c| c.in_titles && c.strength.0 == 3)
-    })
-    .or(named_apart);
+    let (changed, distinct) =
+        change_or_distinct(candidate, features, target, target_features, &shared);
     let evidence = Evidence {
         target: target.id.clone(),
         target_status: target.status,
@@ -450,6 +413,57 @@ pub(super) fn evidence(
         names_title,
         names_specific,
     }
+}
+
+/// The value the candidate changes, and how its subject differs from the
+/// target's (see [`subject::distinct`], [`names_apart`]), if it does.
+fn change_or_distinct(
+    candidate: &Memory,
+    features: &Features,
+    target: &Memory,
+    target_features: &Features,
+    shared: &[String],
+) -> (Option<ValueChange>, Option<Distinct>) {
+    let changed = values::change(&features.values, &target_features.values);
+    // "USPS DIM divisor is 166" against "FedEx/UPS DIM divisor is 139": the
+    // same kind of value of another named thing, no change.
+    let named_apart = changed.as_ref().and_then(|_| {
+        names_apart(
+            &candidate.title,
+            &target.title,
+            &features.roots,
+            &target_features.roots,
+        )
+    });
+    let changed = changed.filter(|_| named_apart.is_none());
+    // Two memories that name the same two identifiers, code spans or
+    // measured amounts (`adc2_get_raw`, `ESP_ERR_TIMEOUT`) are about one
+    // thing, however differently their titles go on.
+    let named_alike = shared.iter().filter(|t| t.starts_with('`')).count() >= 2;
+    let distinct = if find_phrases(&features.text, ADDITIVE_WORDING).is_empty()
+        && !features.elaborates
+        && !named_alike
+    {
+        subject::distinct(
+            &features.frame,
+            &target_features.frame,
+            &features.roots,
+            &target_features.roots,
+        )
+    } else {
+        None
+    }
+    // A value both titles state over the same other words is what differs
+    // ("Loudness target is -14 LUFS" / "Loudness normalised to -16 LUFS"),
+    // unless the difference opens the titles.
+    .filter(|d| {
+        d.leading
+            || !changed
+                .as_ref()
+                .is_some_and(|c| c.in_titles && c.strength.0 == 3)
+    })
+    .or(named_apart);
+    (changed, distinct)
 }
 
 /// The proper names a title holds: acronyms (`USPS`, `AWS`) and words
