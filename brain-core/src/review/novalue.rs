@@ -21,6 +21,9 @@
 //! of those ("bumped the pool to 50 because …", "tests must not share a
 //! database"). Pure; no I/O.
 
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
 use super::text;
 
 /// Title openings that make a status line rather than a statement.
@@ -283,13 +286,9 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     let title_words = text::words(title);
     let first = title_words.first()?;
     let all = format!("{title}\n{summary}\n{detail}");
-    let acknowledgement: Vec<String> = ACKNOWLEDGEMENT
-        .iter()
-        .flat_map(|w| text::words(w))
-        .collect();
     if text::words(&all)
         .iter()
-        .all(|w| acknowledgement.contains(w))
+        .all(|w| acknowledgement().contains(w))
     {
         return Some(format!(
             "a chat reply (\"{}\"), not knowledge",
@@ -335,6 +334,18 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
             "a report of work done (\"{}\") with no rule, reason or lasting fact",
             title_opening(title, first)
         ),
+    })
+}
+
+/// The words of [`ACKNOWLEDGEMENT`] as [`text::words`] gives them (stemmed),
+/// made once.
+fn acknowledgement() -> &'static BTreeSet<String> {
+    static WORDS: OnceLock<BTreeSet<String>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        ACKNOWLEDGEMENT
+            .iter()
+            .flat_map(|w| text::words(w))
+            .collect()
     })
 }
 
