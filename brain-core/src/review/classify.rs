@@ -214,9 +214,13 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
     let verbatim = live
         .iter()
         .any(|s| !s.cross_type && s.evidence.combined >= DUPLICATE && s.changed.is_none());
-    if features.additive_wording_free()
-        && !verbatim
-        && let Some(changed) = changed_value(&live, features.announces_replacement())
+    if !verbatim
+        && let Some(changed) = changed_value(
+            &live,
+            features.announces_replacement(),
+            features.additive_wording_free(),
+            features.says_changed(),
+        )
     {
         return supersede(changed);
     }
@@ -326,14 +330,22 @@ fn added<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
 /// runs moved to a new vendor" changing "Pixel 6" to "Pixel 7") about two
 /// words both values are about or in texts at least [`RESTATED`] alike. The
 /// strongest match wins, then the closest.
-fn changed_value<'s>(live: &[&'s Scored], announced: bool) -> Option<&'s Scored> {
+fn changed_value<'s>(
+    live: &[&'s Scored],
+    announced: bool,
+    additive_free: bool,
+    says_changed: bool,
+) -> Option<&'s Scored> {
     live.iter()
         .filter(|s| {
             !s.cross_type
                 && s.evidence.scope != ScopeRelation::Disjoint
                 && s.evidence.newer
                 && s.changed.as_ref().is_some_and(|c| {
-                    (c.replaces() || announced)
+                    // "also" elsewhere adds to the change a title announces
+                    // ("timeout raised to 30 s … retries are also off").
+                    (additive_free || (c.new_in_title && says_changed))
+                        && (c.replaces() || announced)
                         && (c.in_titles
                             || c.strength.1 >= 2
                             || s.evidence.combined >= RESTATED
@@ -474,7 +486,8 @@ fn merge_or_split(
     if features.elaborates && leads && scored.specific.len() >= 2 {
         return Some(tied(scored, true));
     }
-    if best.scope == ScopeRelation::Narrower && best.combined >= RELATED {
+    if best.scope == ScopeRelation::Narrower && best.combined >= RELATED && !scored.listed_in_target
+    {
         return Some((
             Relation::PossibleSplit,
             Decision::Accept,
@@ -512,6 +525,7 @@ fn merge_or_split(
     // The same knowledge in other words: many words only these two share
     // (for a candidate that passed no lexical gate).
     if leads
+        && !scored.subjects_apart
         && scored.specific.len() >= 4
         && best.combined < OVERLAP
         && wide_enough(best.scope)

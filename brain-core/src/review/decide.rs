@@ -108,6 +108,10 @@ pub(super) struct Features {
     /// Where the title ends in `text` (the summary and detail follow a line
     /// break later).
     title_len: usize,
+    /// Words the text turns down: those right after "not", "never",
+    /// "don't", "rather than", "instead of", "avoid" ("Testcontainers, not
+    /// H2").
+    rejected: BTreeSet<String>,
     /// What additive references name ("adding to the 500 ms watchdog
     /// note"), found when first needed.
     added_to: OnceCell<Vec<BTreeSet<String>>>,
@@ -139,6 +143,7 @@ impl Features {
             claim: OnceCell::new(),
             sentences: OnceCell::new(),
             title_len: m.title.len(),
+            rejected: rejected_words(&text),
             added_to: OnceCell::new(),
             terms: text::terms(&text),
             quantities: text::quantities(&text),
@@ -156,6 +161,22 @@ impl Features {
     /// Whether the text has no additive wording ("also", "in addition").
     pub(super) fn additive_wording_free(&self) -> bool {
         find_phrases(&self.text, ADDITIVE_WORDING).is_empty()
+    }
+
+    /// Whether the text turns down what a replacement phrase of another
+    /// memory names, in words of its own ("…, not H2" against "instead of
+    /// H2"): both say it, nothing is replaced.
+    fn turns_down(&self, r: &Replaced) -> bool {
+        !r.refers_back()
+            && r.objects
+                .iter()
+                .flatten()
+                .any(|w| self.rejected.contains(w))
+    }
+
+    /// Whether the text says a value changed ("now", "raised to").
+    pub(super) fn says_changed(&self) -> bool {
+        self.values.change_worded
     }
 
     /// Whether the title says something was replaced or moved ("… moved to
@@ -194,6 +215,41 @@ impl Features {
         self.replacements
             .get_or_init(|| text::replacements(&self.text))
     }
+}
+
+/// The words a text turns down (see [`Features::rejected`]): the first two
+/// topic words after a word of refusal, in one clause.
+fn rejected_words(text: &str) -> BTreeSet<String> {
+    const REFUSALS: &[&[&str]] = &[
+        &["not"],
+        &["never"],
+        &["avoid"],
+        &["don", "t"],
+        &["rather", "than"],
+        &["instead", "of"],
+    ];
+    let mut out = BTreeSet::new();
+    for clause in text::clause_texts(text) {
+        let w = text::words(clause);
+        for i in 0..w.len() {
+            let Some(len) = REFUSALS
+                .iter()
+                .find(|r| w.len() >= i + r.len() && r.iter().zip(&w[i..]).all(|(a, b)| a == b))
+                .map(|r| r.len())
+            else {
+                continue;
+            };
+            // The first two topic words: "not by calling alembic".
+            out.extend(
+                w[i + len..]
+                    .iter()
+                    .filter(|x| !text::is_stopword(x) && x.chars().count() > 1)
+                    .take(2)
+                    .cloned(),
+            );
+        }
+    }
+    out
 }
 
 /// The evidence on one target with the signals the rules use but the report
@@ -259,6 +315,14 @@ pub(super) struct Scored {
     /// ("logrus was dropped" against "API service logs via logrus"): the
     /// replacement names this memory.
     pub(super) names_specific: bool,
+    /// Every path and module of the candidate is one the target lists as
+    /// written: a narrower scope that picks some of the target's own
+    /// entries, not a part carved out of one of them.
+    pub(super) listed_in_target: bool,
+    /// The titles name different tools of one kind, each unknown to the
+    /// other memory ("pnpm store cache …" against "Cargo cache key …"):
+    /// words the two share elsewhere do not make them one rule.
+    pub(super) subjects_apart: bool,
 }
 
 impl Scored {
@@ -412,6 +476,24 @@ pub(super) fn evidence(
         names_term,
         names_title,
         names_specific,
+        subjects_apart: family_apart(
+            &candidate.title,
+            &target.title,
+            &features.roots,
+            &target_features.roots,
+        ),
+        listed_in_target: (!candidate.scope.paths.is_empty()
+            || !candidate.scope.modules.is_empty())
+            && candidate
+                .scope
+                .paths
+                .iter()
+                .all(|p| target.scope.paths.contains(p))
+            && candidate
+                .scope
+                .modules
+                .iter()
+                .all(|m| target.scope.modules.contains(m)),
     }
 }
 
@@ -470,12 +552,26 @@ fn change_or_distinct(
 /// capitalised inside as brands are (`FedEx`, `WeasyPrint`), not
 /// identifiers (`minSdk`).
 fn title_names(title: &str) -> impl Iterator<Item = &str> {
-    title.split(|c: char| !c.is_alphanumeric()).filter(|w| {
-        let mut letters = w.chars().filter(|c| c.is_alphabetic());
-        letters.next().is_some_and(char::is_uppercase)
-            && w.chars().filter(|c| c.is_alphabetic()).count() >= 2
-            && letters.any(char::is_uppercase)
-    })
+    // Acronyms of kinds of things, not names of one.
+    const KINDS: &[&str] = &[
+        "API", "APIs", "CI", "CD", "CLI", "CPU", "CSS", "DB", "DBs", "DNS", "GPU", "HTML", "HTTP",
+        "HTTPS", "ID", "IDs", "IO", "IP", "JSON", "JWT", "ORM", "OS", "PR", "PRs", "RAM", "SDK",
+        "SQL", "SSL", "TCP", "TLS", "UDP", "UI", "URL", "URLs", "UX", "VM", "XML", "YAML",
+    ];
+    // A name says what the title is about when it opens it ("USPS DIM
+    // divisor …"), not when it tells of a circumstance ("… behind
+    // PgBouncer").
+    title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(2)
+        .filter(|w| !KINDS.contains(w))
+        .filter(|w| {
+            let mut letters = w.chars().filter(|c| c.is_alphabetic());
+            letters.next().is_some_and(char::is_uppercase)
+                && w.chars().filter(|c| c.is_alphabetic()).count() >= 2
+                && letters.any(char::is_uppercase)
+        })
 }
 
 /// A name each title holds that the other memory never mentions, if both
@@ -503,6 +599,149 @@ fn names_apart(
         candidate: own(candidate_title, target_title, target_roots)?,
         target: own(target_title, candidate_title, candidate_roots)?,
         leading: true,
+    })
+}
+
+/// Tools of one kind: two titles naming different members of one family
+/// ("pnpm store cache …" and "Cargo cache key …") are about two things,
+/// however many words their texts share.
+const FAMILIES: &[&[&str]] = &[
+    &[
+        "npm",
+        "pnpm",
+        "yarn",
+        "bun",
+        "cargo",
+        "pip",
+        "uv",
+        "poetry",
+        "pipenv",
+        "conda",
+        "maven",
+        "gradle",
+        "sbt",
+        "bundler",
+        "composer",
+        "nuget",
+        "cocoapods",
+        "gem",
+        "go",
+    ],
+    &[
+        "postgres",
+        "postgresql",
+        "mysql",
+        "mariadb",
+        "sqlite",
+        "mongodb",
+        "redis",
+        "cassandra",
+        "dynamodb",
+        "elasticsearch",
+        "opensearch",
+        "clickhouse",
+        "snowflake",
+        "bigquery",
+    ],
+    &[
+        "jest",
+        "vitest",
+        "mocha",
+        "pytest",
+        "unittest",
+        "junit",
+        "testng",
+        "rspec",
+        "minitest",
+        "playwright",
+        "cypress",
+        "selenium",
+    ],
+    &[
+        "eslint",
+        "prettier",
+        "biome",
+        "ruff",
+        "black",
+        "flake8",
+        "pylint",
+        "mypy",
+        "clippy",
+        "rustfmt",
+        "fmt",
+        "gofmt",
+        "golangci",
+        "rubocop",
+        "ktlint",
+        "detekt",
+        "checkstyle",
+        "spotless",
+    ],
+    &[
+        "kafka", "rabbitmq", "sqs", "sns", "nats", "pubsub", "kinesis", "celery", "sidekiq",
+    ],
+    &[
+        "aws",
+        "gcp",
+        "azure",
+        "heroku",
+        "vercel",
+        "netlify",
+        "fly",
+        "cloudflare",
+    ],
+    &[
+        "react", "vue", "svelte", "angular", "solid", "preact", "nextjs", "nuxt", "remix", "astro",
+    ],
+    &[
+        "webpack",
+        "vite",
+        "rollup",
+        "esbuild",
+        "parcel",
+        "turbopack",
+        "swc",
+        "babel",
+    ],
+    &[
+        "docker",
+        "podman",
+        "kubernetes",
+        "k8s",
+        "helm",
+        "terraform",
+        "pulumi",
+        "ansible",
+    ],
+    &[
+        "ios", "android", "macos", "windows", "linux", "web", "desktop",
+    ],
+];
+
+/// The family members each title names that the other memory never does,
+/// from one family (see [`FAMILIES`]).
+fn family_apart(
+    candidate_title: &str,
+    target_title: &str,
+    candidate_roots: &BTreeSet<String>,
+    target_roots: &BTreeSet<String>,
+) -> bool {
+    let named = |title: &str| -> BTreeSet<String> {
+        title
+            .split(|c: char| !c.is_alphanumeric())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (c, t) = (named(candidate_title), named(target_title));
+    let knows =
+        |roots: &BTreeSet<String>, w: &str| roots.contains(w) || roots.contains(&text::root(w));
+    FAMILIES.iter().any(|family| {
+        let own = |title: &BTreeSet<String>, other: &BTreeSet<String>| {
+            family
+                .iter()
+                .any(|m| title.contains(*m) && !knows(other, m))
+        };
+        own(&c, target_roots) && own(&t, candidate_roots)
     })
 }
 
@@ -673,7 +912,7 @@ fn replacement_of(
                     > o.len()
             })
         };
-        if said_by_target || !about_target {
+        if said_by_target || target.turns_down(r) || !about_target {
             continue;
         }
         named = named.max(
@@ -818,6 +1057,50 @@ fn scope_relation(candidate: &Memory, target: &Memory) -> ScopeRelation {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tools_of_one_kind_are_apart() {
+        let apart = |c: &str, t: &str| super::family_apart(c, t, &text::roots(c), &text::roots(t));
+        let cases = [
+            (
+                "pnpm store cache keyed on the Node version",
+                "Cargo cache key includes the Cargo.lock hash",
+                true,
+            ),
+            (
+                "Run clippy before pushing",
+                "Run rustfmt before pushing",
+                true,
+            ),
+            // One names the other: the same subject seen twice.
+            ("Moved from npm to pnpm", "Install with npm ci in CI", false),
+            ("Cache the pnpm store", "pnpm store lives in ~/.pnpm", false),
+        ];
+        for (c, t, want) in cases {
+            assert_eq!(apart(c, t), want, "{c} / {t}");
+        }
+    }
+
+    #[test]
+    fn words_a_text_turns_down() {
+        let cases: &[(&str, &[&str])] = &[
+            ("Repository tests use Testcontainers, not H2", &["h2"]),
+            (
+                "Apply migrations via make migrate, not by calling alembic directly.",
+                &["call", "alembic"],
+            ),
+            ("Don't hand-edit release.yml", &["hand", "edit"]),
+            (
+                "Use the factory rather than new clients",
+                &["new", "client"],
+            ),
+        ];
+        for (text, want) in cases {
+            let got = super::rejected_words(text);
+            let want: BTreeSet<String> = want.iter().map(|w| (*w).to_owned()).collect();
+            assert_eq!(got, want, "{text}");
+        }
+    }
+
     #[test]
     fn titles_that_name_different_things_are_apart() {
         let apart = |c: &str, t: &str| {

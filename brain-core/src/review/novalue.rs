@@ -147,6 +147,9 @@ const ACTIVITY_VERBS: &[&str] = &[
     "removed",
     "renamed",
     "reran",
+    "restarted",
+    "retried",
+    "retriggered",
     "resolved",
     "reverted",
     "shipped",
@@ -302,7 +305,13 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     // A report of work opens the title ("Fixed …") or, under a title that
     // says how it went ("All tests green after rebase"), the summary.
     let reported = activity(title);
-    let work = reported || activity(summary);
+    // A clause of the summary may report it too ("The pipeline failed on
+    // my branch; re-triggered it and it went green").
+    let work = reported
+        || text::clause_texts(summary)
+            .iter()
+            .flat_map(|c| c.split(" and "))
+            .any(activity);
     // A diary entry reads like one in two ways at least: "today" alone may
     // mean "nowadays" ("Today every service logs through pino").
     let episodic = text::find_phrases(&all, EPISODIC);
@@ -430,6 +439,11 @@ mod tests {
                 true,
             ),
             ("Pipeline fixed", "Re-ran the nightly job, all green.", true),
+            (
+                "Deploy job flaked",
+                "The deploy job timed out once; retried it and it went green.",
+                true,
+            ),
             (
                 "Released 2.8.0",
                 "Released v2.8.0 to staging, smoke tests fine.",

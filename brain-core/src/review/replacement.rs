@@ -85,6 +85,14 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "reversed",
     "removed",
     "moved out of",
+    "renamed to",
+    "renamed from",
+    "renamed",
+    "will be deleted",
+    "will be removed",
+    "will be dropped",
+    "will be retired",
+    "being removed",
     "no more",
     "anymore",
     "went away",
@@ -103,6 +111,16 @@ const STOP_DOING: &str = "stop doing";
 /// bastion host"), found by its form since "X is used to sign requests"
 /// says what X is for.
 const USED_TO: &str = "used to";
+
+/// The phrase reported for a place stated as new ("the generated client
+/// lives in packages/api-client now"): found by its form, a verb of place
+/// with "now" closing the clause, since "X lives in Y" alone is no move.
+const LIVES_NOW: &str = "now lives in";
+
+/// Verbs of place that, with "now" closing the clause, tell of a move.
+const PLACE_VERBS: &[&str] = &[
+    "live", "lives", "sit", "sits", "reside", "resides", "belong", "belongs",
+];
 
 /// Words before "stop"/"quit" that make it a practice given up: a person
 /// ("we", "the team"), a modal or an imperative's opening ("please",
@@ -167,11 +185,18 @@ fn object_side(phrase: &str) -> Side {
         | "moved into" | "extracted into" | "split into" | "relocated to" | "now lives in"
         | "now live in" | "now in" | "now sit in" | "now sit under" | "was removed"
         | "were removed" | "been removed" | "was deleted" | "were deleted" | "been deleted"
-        | "was dropped" | "were dropped" | "is legacy" | "are legacy" | "removed" => Side::Before,
+        | "was dropped" | "were dropped" | "is legacy" | "are legacy" | "removed" | "renamed to"
+        | "will be deleted" | "will be removed" | "will be dropped" | "will be retired"
+        | "being removed" => {
+            Side::Before
+        }
         "deprecated" | "switched off" | "turned off" | "shut down" | "phased out"
         | "decommissioned" | "retired" | "destroyed" | "dropped" | "archived" | "obsolete"
         | "discontinued" | "abandoned" | "sunset" | "sunsetted" | "ditched" | "ripped out"
-        | "relocated" => Side::Both,
+        | "relocated" | "reversing" | "reversed" | "renamed"
+        // What moved comes before, where it was after: "`RetryPolicy` moved
+        // out of the ledger module".
+        | "moved out of" | "extracted from" | "split out of" => Side::Both,
         "moved" | "migrated" | "switched" | "ported" => Side::From,
         _ => Side::After,
     }
@@ -242,6 +267,14 @@ const GENERIC_OBJECT: &[&str] = &[
     "new",
     "old",
     "there",
+    "earlier",
+    "previous",
+    "former",
+    "call",
+    "decision",
+    "choice",
+    "definition",
+    "declaration",
 ];
 
 /// Words that negate a replacement phrase right after them: "rows are never
@@ -372,6 +405,25 @@ fn occurrences(
             });
         }
     }
+    // "X lives in Y now": a verb of place, "in" or "under", and "now"
+    // closing the clause.
+    if raw.last().is_some_and(|w| w == "now") {
+        for (i, pair) in raw.windows(2).enumerate() {
+            if PLACE_VERBS.contains(&pair[0].as_str())
+                && matches!(pair[1].as_str(), "in" | "under" | "inside")
+                && !clause[i.saturating_sub(2)..i]
+                    .iter()
+                    .any(|w| PHRASE_NEGATIONS.contains(&w.as_str()))
+            {
+                found.push(Occurrence {
+                    phrase: LIVES_NOW,
+                    start: i,
+                    len: 2,
+                });
+                break;
+            }
+        }
+    }
     let inside = |a: &Occurrence, b: &Occurrence| {
         b.start <= a.start && a.start + a.len <= b.start + b.len && b.len > a.len
     };
@@ -412,7 +464,7 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             // "replaced by" and "moved to" are phrases of their own.
             let longer = matches!(
                 phrase,
-                "replaced" | "moved" | "migrated" | "switched" | "ported"
+                "replaced" | "moved" | "migrated" | "switched" | "ported" | "renamed"
             ) && clause.get(start + len).is_some_and(|w| {
                 ["by", "to", "into", "from", "off", "away", "out"].contains(&w.as_str())
             });
@@ -515,7 +567,28 @@ mod tests {
             // "stop" before any gerund.
             (
                 "Stop vendoring protobuf definitions in proto/.",
-                &[("stop doing", &[&["protobuf", "definition", "proto"]])],
+                &[("stop doing", &[&["protobuf", "proto"]])],
+            ),
+            // A place stated as new; what moved and where from.
+            (
+                "The generated API client lives in packages/api-client now.",
+                &[("now lives in", &[&["generat", "api", "client"]])],
+            ),
+            (
+                "The generated API client lives in packages/api-client.",
+                &[],
+            ),
+            (
+                "RetryPolicy moved out of the ledger module into src/outbox.",
+                &[("moved out of", &[&["retrypolicy"], &["ledger", "module"]])],
+            ),
+            (
+                "Artifact bucket renamed to acme-build.",
+                &[("renamed to", &[&["artifact", "bucket"]])],
+            ),
+            (
+                "Reversing the earlier anyhow-everywhere call.",
+                &[("reversing", &[&["anyhow"]])],
             ),
             // What kind of thing, or that it exists, names nothing.
             (

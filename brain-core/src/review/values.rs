@@ -98,7 +98,7 @@ pub(super) struct Values {
     /// title's values are about.
     frame: BTreeSet<String>,
     /// The text says something changed ("now", "raised", "lowered").
-    change_worded: bool,
+    pub(super) change_worded: bool,
     /// The whole text, lowercase: where an old value may be named as past
     /// ("was 300 ms", "from 10m").
     lower: String,
@@ -207,6 +207,12 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
     // What both values are about, in words that can tell things apart; the
     // same explicit name (`traces_sample_rate=`, `-Xmx`) counts twice.
     let about = |q: &Value, p: &Value| {
+        // Two settings named apart (`pool_size`, `statement_cache_size`)
+        // are two things, whatever words their names share.
+        let setting = |v: &Value| v.subject.contains('_');
+        if setting(q) && setting(p) && !q.subject.eq_ignore_ascii_case(&p.subject) {
+            return 0;
+        }
         let shared = q
             .key
             .iter()
@@ -859,6 +865,18 @@ mod tests {
             Values::of(title, body, text::roots(&format!("{title}\n{body}")))
         };
         let cases = [
+            // Two settings named apart share a word, not a value.
+            (
+                v(
+                    "Worker pool trimmed",
+                    "pool_size is 4 now behind the proxy.",
+                ),
+                v(
+                    "Prepared statements and the proxy",
+                    "Connect with statement_cache_size=0 behind the proxy.",
+                ),
+                None,
+            ),
             (
                 v(
                     "The payment gateway HTTP timeout is now 30 seconds",

@@ -259,9 +259,34 @@ impl Verdict {
     }
 
     fn describe(&self) -> String {
+        let line = |e: &brain_core::review::Evidence| {
+            format!(
+                "{} scope={} title={:.2} summary={:.2} detail={:.2} combined={:.2} \
+                 replacement={:?} additive={:?} adds={} changed={:?} distinct={:?}",
+                e.target,
+                word(e.scope),
+                e.title,
+                e.summary,
+                e.detail,
+                e.combined,
+                e.replacement_wording,
+                e.additive_wording,
+                e.adds_information,
+                e.changed_value,
+                e.distinct_subject
+            )
+        };
         let e = self.outcome.evidence.first();
+        // The labelled target's evidence too, when it is not the closest.
+        let labelled = self
+            .outcome
+            .evidence
+            .iter()
+            .skip(1)
+            .find(|e| Some(&e.target) == self.expected_target.as_ref())
+            .map_or(String::new(), |e| format!("\n    labelled: {}", line(e)));
         format!(
-            "  {} ({}, {}):\n    expected {}{}{}, got {} ({}) -> {:?}\n    reason: {}\n    closest: {}",
+            "  {} ({}, {}):\n    expected {}{}{}, got {} ({}) -> {:?}\n    reason: {}\n    closest: {}{labelled}",
             self.name,
             self.class,
             self.file,
@@ -280,21 +305,7 @@ impl Verdict {
                 .map(MemoryId::as_str)
                 .collect::<Vec<_>>(),
             self.outcome.reason,
-            e.map_or("none".to_owned(), |e| format!(
-                "{} scope={} title={:.2} summary={:.2} detail={:.2} combined={:.2} \
-                 replacement={:?} additive={:?} adds={} changed={:?} distinct={:?}",
-                e.target,
-                word(e.scope),
-                e.title,
-                e.summary,
-                e.detail,
-                e.combined,
-                e.replacement_wording,
-                e.additive_wording,
-                e.adds_information,
-                e.changed_value,
-                e.distinct_subject
-            )),
+            e.map_or("none".to_owned(), line),
         )
     }
 }
