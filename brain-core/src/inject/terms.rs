@@ -275,6 +275,182 @@ const SYNONYMS: &[&[&str]] = &[
     &["e2e", "end-to-end"],
 ];
 
+/// Activities of software work that tasks and rules name in different
+/// words: a phrase of the task (lowercase words, matched whole) pulls in
+/// the words rules use for the activity, as one evidence group at
+/// [`CONCEPT_WEIGHT`]. "open a PR" is a pull request, "the indentation" is
+/// formatting, "release notes" a changelog entry, "fails intermittently" a
+/// flaky test. General vocabulary, not of any project.
+const CONCEPTS: &[(&[&str], &[&str])] = &[
+    (
+        &[
+            "open a pr",
+            "open the pr",
+            "pull request",
+            "merge request",
+            "ready for review",
+        ],
+        &["pr", "pull request"],
+    ),
+    (
+        &[
+            "release notes",
+            "release note",
+            "changelog",
+            "change log",
+            "user facing",
+            "behavior change",
+            "behaviour change",
+            "breaking change",
+        ],
+        &["changelog", "changeset", "release notes"],
+    ),
+    (
+        &["lint", "linter", "linting", "lints", "static analysis"],
+        &[
+            "linter",
+            "clippy",
+            "eslint",
+            "rubocop",
+            "ruff",
+            "ktlint",
+            "detekt",
+            "pylint",
+            "flake8",
+            "golangci",
+            "stylelint",
+            "spotless",
+        ],
+    ),
+    (
+        &[
+            "indentation",
+            "indent",
+            "whitespace",
+            "reformat",
+            "formatting",
+            "formatter",
+            "code style",
+        ],
+        &[
+            "format",
+            "formatter",
+            "fmt",
+            "prettier",
+            "rustfmt",
+            "gofmt",
+            "black",
+            "clang",
+            "style",
+        ],
+    ),
+    (
+        &[
+            "flaky",
+            "flakes",
+            "flaking",
+            "intermittent",
+            "intermittently",
+            "fails sometimes",
+            "sometimes fails",
+            "randomly fails",
+            "nondeterministic",
+            "non deterministic",
+        ],
+        &["flaky", "quarantine", "quarantined", "retry"],
+    ),
+    (
+        &["nit", "nits", "nitpick", "nitpicks", "code review"],
+        &["review", "style", "preference"],
+    ),
+    (
+        &[
+            "regression test",
+            "test coverage",
+            "unit test",
+            "unit tests",
+        ],
+        &["test", "tests", "regression"],
+    ),
+    (
+        &[
+            "debug print",
+            "print statement",
+            "print statements",
+            "debug output",
+            "add logging",
+            "println",
+        ],
+        &["debug", "log", "logging", "print"],
+    ),
+    (
+        &[
+            "type check",
+            "typecheck",
+            "type errors",
+            "type error",
+            "mypy",
+            "pyright",
+            "tsc",
+        ],
+        &["typecheck", "type", "types"],
+    ),
+    (
+        &[
+            "rebase",
+            "squash",
+            "tidy the history",
+            "force push",
+            "clean history",
+        ],
+        &["rebase", "squash", "commit", "history"],
+    ),
+    (
+        &[
+            "slow", "slower", "faster", "speed up", "latency", "too long",
+        ],
+        &["performance", "benchmark", "profile"],
+    ),
+];
+
+/// Weight of a concept's words (see [`CONCEPTS`]), against 1 for a word of
+/// the task itself.
+pub const CONCEPT_WEIGHT: f64 = 1.0;
+
+/// The evidence groups of the activities a task names (see [`CONCEPTS`]),
+/// without the words the task already has.
+fn concept_groups(task: &str, own: &[(String, f64)]) -> Vec<Group> {
+    let words: Vec<String> = task
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let padded = format!(" {} ", words.join(" "));
+    let mut out = Vec::new();
+    for (phrases, related) in CONCEPTS {
+        let Some(hit) = phrases.iter().find(|p| padded.contains(&format!(" {p} "))) else {
+            continue;
+        };
+        let mut g = Group {
+            label: format!("~{hit}"),
+            terms: Vec::new(),
+            kind: GroupKind::Any,
+            trigger: true,
+        };
+        for w in *related {
+            for t in terms(w) {
+                if !own.iter().any(|(o, _)| *o == t) && !g.terms.iter().any(|(x, _)| *x == t) {
+                    g.terms.push((t, CONCEPT_WEIGHT));
+                }
+            }
+        }
+        if !g.terms.is_empty() {
+            out.push(g);
+        }
+    }
+    out
+}
+
 /// Weight of a synonym, against 1 for a word of the task itself.
 pub const SYNONYM_WEIGHT: f64 = 0.5;
 /// Weight of a word found only in lines of a pasted log.
@@ -765,7 +941,7 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
             for_each_term(chunk, |t| add(t, weight, &mut counts));
         }
     }
-    let mut groups: Vec<Group> = Vec::new();
+    let mut groups: Vec<Group> = concept_groups(task, &counts);
     for (term, weight) in counts {
         let mut g = Group {
             label: term.clone(),
@@ -931,6 +1107,49 @@ mod tests {
     use super::*;
 
     #[test]
+    fn activities_pull_in_the_words_rules_use() {
+        let cases: &[(&str, Option<&[&str]>)] = &[
+            (
+                "lint my changes",
+                Some(&["linter", "clippi", "eslint", "rubocop"]),
+            ),
+            (
+                "fix the indentation in main.rs",
+                Some(&["format", "fmt", "prettier"]),
+            ),
+            (
+                "write the release notes for 2.1",
+                Some(&["changelog", "changeset"]),
+            ),
+            (
+                "the auth test fails intermittently",
+                Some(&["flaki", "quarantin"]),
+            ),
+            // A word inside another word, or nothing of the table: no group.
+            ("fix the blinter widget", None),
+            ("add a column to the invoices table", None),
+        ];
+        for (task, want) in cases {
+            let q = analyze(task, &|_| true);
+            let concept = q.groups.iter().find(|g| g.label.starts_with('~'));
+            match (concept, want) {
+                (None, None) => {}
+                (Some(g), Some(want)) => {
+                    for w in *want {
+                        assert!(
+                            g.terms.iter().any(|(t, _)| t == w),
+                            "{task}: {w} not in {:?}",
+                            g.terms
+                        );
+                    }
+                    assert!(g.trigger, "{task}");
+                }
+                (got, _) => panic!("{task}: {got:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn identifiers_give_parts_and_joined_forms() {
         let cases: &[(&str, &[&str])] = &[
             (
@@ -987,7 +1206,8 @@ mod tests {
     fn request_words_are_dropped_and_questions_are_read_only() {
         let q = analyze("Please just fix the flaky refund test, thanks", &|_| true);
         let labels: Vec<&str> = q.groups.iter().map(|g| g.label.as_str()).collect();
-        assert_eq!(labels, ["flaki", "refund", "test"]);
+        // "flaky" also names an activity: quarantine and retries.
+        assert_eq!(labels, ["~flaky", "flaki", "refund", "test"]);
         assert!(!q.read_only);
         assert!(
             analyze(
