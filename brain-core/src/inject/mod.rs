@@ -43,7 +43,7 @@ pub const MAX_NEAR_MISSES: usize = 10;
 /// layer: the first memory's, then every other's.
 pub const FIRST_BODY_TOKENS: usize = 320;
 /// See [`FIRST_BODY_TOKENS`].
-pub const BODY_TOKENS: usize = 120;
+pub const BODY_TOKENS: usize = 140;
 
 /// Whether anything is relevant, and how many to show: the thresholds of
 /// selection (`inject.*` in the config). The block holds memories only when
