@@ -8,8 +8,9 @@
 //! room is cut again into sentences, and a sentence still that long into
 //! clauses (at `; `). Each unit scores the weights of the distinct task
 //! words it holds; the best are taken while they fit, the shorter first on
-//! a tie. A unit comes with the short lines it belongs under: the list item
-//! it is nested in, the line that introduces its list, a table's header.
+//! a tie, and the sentences that follow a chosen one fill the room left. A
+//! unit comes with the short lines it belongs under: the list item it is
+//! nested in, the line that introduces its list, a table's header.
 
 use super::{terms, tokens};
 
@@ -573,5 +574,34 @@ mod tests {
         );
         let parents: Vec<Option<usize>> = b.iter().map(|b| b.parent).collect();
         assert_eq!(parents, [None, Some(0), Some(1), Some(1), Some(0), None]);
+    }
+
+    #[test]
+    fn odd_details_print_only_their_own_text() {
+        let matched = vec![("rule".to_owned(), 1.0), ("code".to_owned(), 0.5)];
+        let details = [
+            "",
+            "```",
+            "```rust\nlet rule = 1;\n",
+            "| rule |",
+            "| rule |\n|---|\n| code |",
+            "- ",
+            "1. rule",
+            "**",
+            "* * * rule",
+            "  - rule nested first\n- top rule",
+            "Intro:\n\n    - rule deep\n  - code shallow",
+            "A rule. Ünïcödé rule! 日本語のルール? rule… done; code; more.",
+        ];
+        for detail in details {
+            for room in [0, 1, 3, 10, 60] {
+                let out = excerpt(detail, &matched, room, "");
+                let flat = flatten(detail);
+                for piece in out.split(['\n', '…']).map(str::trim) {
+                    let piece = piece.trim_start_matches(['-', '*', '+', ' ']);
+                    assert!(flat.contains(&flatten(piece)), "{piece:?} of {detail:?}");
+                }
+            }
+        }
     }
 }

@@ -640,10 +640,11 @@ fn type_label(kind: MemoryType) -> &'static str {
 }
 
 /// One memory's entry in the block. In the summary layer its text is the
-/// memory's whole detail when that fits in `room` tokens, else its summary
-/// and the parts of its detail that hold `matched` terms (paragraphs, list
-/// items, table rows under their header, code blocks), in their order,
-/// within `room`.
+/// memory's whole detail when that fits in `room` tokens, else the parts of
+/// its detail that hold `matched` terms (each with its weight), verbatim,
+/// in their order, within `room` (see `excerpt`): after the summary when it
+/// is text of its own, instead of it when it only repeats the start of the
+/// detail (it stands in when no part holds a term).
 pub fn entry(m: &Memory, layer: Layer, matched: &[(String, f64)], room: usize) -> String {
     let mut e = format!("### {}: {}\n", type_label(m.kind), m.title);
     if layer == Layer::Index {
