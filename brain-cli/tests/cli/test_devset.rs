@@ -74,42 +74,42 @@ fn score(set: &str, floors: Floors) {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Measured on 2026-11-25 (docs/retrieval.md): R@5 0.55, MRR 0.42, abstain
-/// 15/19; lexical 0.77, paraphrase 0.31; long prompts 0.39, named files
-/// 0.50, pasted logs 0.81, short 0.58. Floors are five points under.
+/// Measured on 2026-11-26 (docs/retrieval.md): R@5 0.60, MRR 0.45, abstain
+/// 15/19; lexical 0.86, paraphrase 0.33; long prompts 0.52, named files
+/// 0.53, pasted logs 0.81, short 0.62. Floors are five points under.
 #[test]
 fn the_dev_set_stays_above_its_floors() {
     score(
         "retrieval-dev",
         &[
-            ("all", "recall@5", 0.50),
-            ("all", "mrr", 0.37),
+            ("all", "recall@5", 0.55),
+            ("all", "mrr", 0.40),
             ("abstain", "abstain", 0.73),
-            ("lexical", "recall@5", 0.72),
-            ("paraphrase", "recall@5", 0.26),
-            ("long_prompt", "recall@5", 0.34),
-            ("names_files", "recall@5", 0.45),
+            ("lexical", "recall@5", 0.81),
+            ("paraphrase", "recall@5", 0.28),
+            ("long_prompt", "recall@5", 0.47),
+            ("names_files", "recall@5", 0.48),
             ("pasted_log", "recall@5", 0.76),
-            ("short", "recall@5", 0.53),
+            ("short", "recall@5", 0.57),
         ],
     );
 }
 
-/// Measured on 2026-11-25: R@5 0.61, MRR 0.45, abstain 10/16; lexical
-/// 0.80, paraphrase 0.41; long prompts 0.68, named files 0.46, pasted logs
+/// Measured on 2026-11-26: R@5 0.64, MRR 0.46, abstain 10/16; lexical
+/// 0.83, paraphrase 0.44; long prompts 0.73, named files 0.50, pasted logs
 /// 0.88, short 0.50. Floors are five points under.
 #[test]
 fn the_held_out_set_stays_above_its_floors() {
     score(
         "retrieval-holdout",
         &[
-            ("all", "recall@5", 0.56),
-            ("all", "mrr", 0.40),
+            ("all", "recall@5", 0.59),
+            ("all", "mrr", 0.41),
             ("abstain", "abstain", 0.57),
-            ("lexical", "recall@5", 0.75),
-            ("paraphrase", "recall@5", 0.36),
-            ("long_prompt", "recall@5", 0.63),
-            ("names_files", "recall@5", 0.41),
+            ("lexical", "recall@5", 0.78),
+            ("paraphrase", "recall@5", 0.39),
+            ("long_prompt", "recall@5", 0.68),
+            ("names_files", "recall@5", 0.45),
             ("pasted_log", "recall@5", 0.83),
             ("short", "recall@5", 0.45),
         ],

@@ -230,7 +230,7 @@ pub fn title(sentences: &[String], kind: MemoryType) -> String {
     let Some(first) = sentences.first() else {
         return default_title(kind).to_owned();
     };
-    let mut t = first.trim().to_owned();
+    let mut t = super::rules::without_list_marker(first).trim().to_owned();
     loop {
         let lower = t.to_lowercase();
         let Some(f) = FILLER.iter().find(|f| lower.starts_with(**f)) else {
@@ -316,6 +316,7 @@ pub fn cut_at_word(text: &str, max: usize) -> &str {
 /// file names resolve against `touched` or become `**/<name>`. URLs, absolute
 /// paths and version numbers are not paths.
 pub fn paths(text: &str, touched: &[String]) -> Vec<String> {
+    let text = &without_emphasis(text);
     let mut out = BTreeSet::new();
     for m in PATH_TOKEN.find_iter(text) {
         let start = m.start();
@@ -356,15 +357,19 @@ pub fn paths(text: &str, touched: &[String]) -> Vec<String> {
             continue; // versions, dates, ratios
         }
         if has_slash {
-            // `and/or`, `read/write`: two plain words are not a path.
+            // `and/or`, `read/write`, `Linting/Formatting`: two plain words
+            // are not a path.
             let segments: Vec<&str> = raw.trim_end_matches('/').split('/').collect();
+            let plain = |s: &&str| {
+                let mut chars = s.chars();
+                chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+                    && chars.all(|c| c.is_ascii_lowercase())
+            };
             let plain_pair = segments.len() == 2
                 && !has_ext
                 && !raw.ends_with('/')
                 && !raw.contains(['*', '_', '.'])
-                && segments
-                    .iter()
-                    .all(|s| s.chars().all(|c| c.is_ascii_lowercase()))
+                && segments.iter().all(plain)
                 && !touched.iter().any(|t| t.starts_with(raw));
             if plain_pair || segments.iter().any(|s| s.is_empty() && !raw.ends_with('/')) {
                 continue;
@@ -392,6 +397,86 @@ pub fn paths(text: &str, touched: &[String]) -> Vec<String> {
         out.retain(|p| !p.starts_with("**/"));
     }
     out.into_iter().take(8).collect()
+}
+
+/// `text` without Markdown emphasis around words: `**Label:**`,
+/// `__bold__` and `*em*` lose their markers, so a bold label is not read
+/// as a glob. A marker counts as emphasis when it opens before a word
+/// (not after a letter, digit, `/` or `*`) and closes on the same line
+/// after one, before a space, punctuation that ends a phrase, or the end;
+/// globs (`**/*.rs`, `*.cs`, `src/*Test.cs`) and names (`__init__.py`)
+/// keep theirs.
+fn without_emphasis(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c >= 0x80;
+    // Marker runs to drop: where each starts, and its width.
+    let mut drop: Vec<(usize, usize)> = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let mark = bytes[at];
+        let after_word =
+            at > 0 && (word(bytes[at - 1]) || matches!(bytes[at - 1], b'/' | b'*' | b'_'));
+        if !matches!(mark, b'*' | b'_') || after_word {
+            at += 1;
+            continue;
+        }
+        let width = if bytes.get(at + 1) == Some(&mark) {
+            2
+        } else {
+            1
+        };
+        let open = at + width;
+        if !bytes
+            .get(open)
+            .is_some_and(|&next| word(next) || next == b'`')
+        {
+            at = open;
+            continue;
+        }
+        match closing(bytes, open, mark, width) {
+            Some(close) => {
+                drop.push((at, width));
+                drop.push((close, width));
+                at = close + width;
+            }
+            None => at = open,
+        }
+    }
+    if drop.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    for (start, width) in drop {
+        out.push_str(&text[from..start]);
+        from = start + width;
+    }
+    out.push_str(&text[from..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Where the emphasis opened before `from` closes: the next run of `mark`
+/// on the line, if it is `width` long, follows a non-space and ends a
+/// phrase (see [`without_emphasis`]).
+fn closing(bytes: &[u8], from: usize, mark: u8, width: usize) -> Option<usize> {
+    let at = (from + 1..bytes.len())
+        .take_while(|&i| bytes[i] != b'\n')
+        .find(|&i| bytes[i] == mark)?;
+    let run = bytes[at..].iter().take_while(|&&c| c == mark).count();
+    let ends = match bytes.get(at + width) {
+        None => true,
+        Some(b'.') => bytes
+            .get(at + width + 1)
+            .is_none_or(u8::is_ascii_whitespace),
+        Some(&next) => {
+            next.is_ascii_whitespace()
+                || matches!(
+                    next,
+                    b',' | b';' | b':' | b'!' | b'?' | b')' | b']' | b'`' | b'"' | b'\''
+                )
+        }
+    };
+    (run == width && !matches!(bytes[at - 1], b' ' | b'/' | b'\t') && ends).then_some(at)
 }
 
 /// The scope a text names: [`paths`], each checked against the
@@ -549,6 +634,21 @@ mod tests {
             (
                 "Tests live under tests/fixtures/*.yaml.",
                 &["tests/fixtures/*.yaml"],
+            ),
+            // Emphasis around words is not a glob.
+            ("- **Linting/Formatting:** ESLint, Prettier", &[]),
+            ("__Build/Release__ steps and *read/write* paths", &[]),
+            (
+                "**Note:** keep `src/**/*.rs` formatted; see **docs/guide.md**.",
+                &["docs/guide.md", "src/**/*.rs"],
+            ),
+            (
+                "**Note:** format **/*.cs and *.ts with *care*.",
+                &["**/*.cs", "**/*.ts"],
+            ),
+            (
+                "Run *Tests.cs files and __init__.py",
+                &["**/*Tests.cs", "**/__init__.py"],
             ),
         ];
         for (text, want) in cases {

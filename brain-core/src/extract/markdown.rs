@@ -660,17 +660,17 @@ fn is_thematic_break(text: &str) -> bool {
 }
 
 /// A list item's first line.
-struct Marker<'a> {
+pub(super) struct Marker<'a> {
     /// Column of the marker.
     indent: usize,
     /// Column where the item's content starts.
     content_indent: usize,
     /// The text after the marker.
-    content: &'a str,
+    pub(super) content: &'a str,
 }
 
 /// `- x`, `* x`, `+ x`, `1. x`, `1) x` (or the marker alone).
-fn list_marker(text: &str) -> Option<Marker<'_>> {
+pub(super) fn list_marker(text: &str) -> Option<Marker<'_>> {
     let col = indent(text);
     let t = text.trim_start_matches([' ', '\t']);
     let width = if t.starts_with(['-', '*', '+']) {

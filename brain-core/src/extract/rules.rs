@@ -581,7 +581,7 @@ const BOUNDARIES: &[&str] = &[
 /// `Label: …`), ended at a phrase boundary when longer than
 /// [`MAX_RULE_TITLE`]; `None` for text with no words.
 pub fn rule_title(prose: &str) -> Option<String> {
-    let text = prose.trim();
+    let text = without_list_marker(prose.trim());
     // `**Label:** rest` or `**Label** — rest`.
     let (label, rest) = match text.strip_prefix("**").and_then(|t| t.split_once("**")) {
         Some((label, rest)) if label.chars().count() <= 40 => {
@@ -609,6 +609,16 @@ pub fn rule_title(prose: &str) -> Option<String> {
         _ => first.to_owned(),
     };
     Some(cut_at_phrase(&full, MAX_RULE_TITLE))
+}
+
+/// `text` without the list markers it starts with (`- `, `* `, `1. `): a
+/// rule kept with its list item's marker is titled by its words.
+pub(crate) fn without_list_marker(text: &str) -> &str {
+    let mut t = text.trim_start();
+    while let Some(m) = super::markdown::list_marker(t).filter(|m| !m.content.is_empty()) {
+        t = m.content;
+    }
+    t
 }
 
 /// `text` ended before the last phrase boundary within `max` characters,
@@ -742,12 +752,50 @@ mod tests {
                 "Run `cargo xwin clippy --target x86_64-pc-windows-msvc --all-features --workspace --locked` before pushing any change that touches Windows code",
                 "Run `cargo xwin clippy --target x86_64-pc-windows-msvc --all-features --workspace --locked`",
             ),
+            // A rule kept with its list marker is titled by its words.
+            (
+                "- **Reviews:** Follow the checklist in `REVIEWING.md`. Two approvals are required.",
+                "Reviews: Follow the checklist in `REVIEWING.md`",
+            ),
+            (
+                "1. Run the linter before pushing",
+                "Run the linter before pushing",
+            ),
+            ("* - Keep commits small", "Keep commits small"),
         ];
         for (text, want) in cases {
             let t = rule_title(text).unwrap();
             assert_eq!(t, *want, "{text}");
             assert!(t.chars().count() <= MAX_RULE_TITLE + 30);
         }
+    }
+
+    #[test]
+    fn no_title_starts_with_a_list_marker() {
+        let text = "# Project\n\n## Conventions\n\n\
+                    - **Reviews:** Follow the checklist in `REVIEWING.md`. Requires\n  two approvals.\n\
+                    - **Branches:** Keep branches short-lived and rebased on `main`.\n  \
+                      Always run the `release-notes` skill before merging, even for\n  small fixes.\n\
+                    - **Commits:** Follow the\n  [Conventional Commits](https://example.com/) standard.\n\
+                    - **Imports:** Use absolute imports and avoid deep relative imports\n  \
+                      between packages (enforced by the linter).\n\
+                    - **Headers:** For all new source files (`.go`, `.proto`),\n  \
+                      include the MIT license header with the current year. (e.g.,\n  \
+                      `Copyright 2026 Example`). This is enforced by the linter.\n\n\
+                    ## Releases\n\n1. Tag the release from `main` only, never from a branch.\n";
+        let t = titles(text, "GEMINI.md");
+        assert!(!t.is_empty());
+        for title in &t {
+            assert!(
+                super::super::markdown::list_marker(title).is_none(),
+                "{title:?} in {t:?}"
+            );
+        }
+        assert!(
+            t.iter()
+                .any(|x| x.starts_with("Reviews: Follow the checklist")),
+            "{t:?}"
+        );
     }
 
     #[test]

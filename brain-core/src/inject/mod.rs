@@ -13,6 +13,7 @@
 //!    layer asked for (`index`, `summary`, `full`). The whole block, markers
 //!    included, never exceeds the budget.
 
+mod excerpt;
 pub mod index;
 pub mod rank;
 pub mod terms;
@@ -42,7 +43,7 @@ pub const MAX_NEAR_MISSES: usize = 10;
 /// layer: the first memory's, then every other's.
 pub const FIRST_BODY_TOKENS: usize = 320;
 /// See [`FIRST_BODY_TOKENS`].
-pub const BODY_TOKENS: usize = 120;
+pub const BODY_TOKENS: usize = 140;
 
 /// Whether anything is relevant, and how many to show: the thresholds of
 /// selection (`inject.*` in the config). The block holds memories only when
@@ -421,10 +422,11 @@ pub fn pack(
         } else {
             BODY_TOKENS
         };
+        let matched = weigh_terms(index, &s.matched_terms);
         // The full entry, else a shorter one, while the budget allows.
         let Some(entry) = [room, room / 3, 0]
             .into_iter()
-            .map(|r| entry(&memory, request.layer, &s.matched_terms, r))
+            .map(|r| entry(&memory, request.layer, &matched, r))
             .find(|e| used + tokens(e) <= request.budget)
         else {
             misses.push(miss(MissReason::OverBudget));
@@ -464,6 +466,22 @@ pub fn pack(
         used_tokens,
         block,
     }
+}
+
+/// Each matched term with its weight: how few of the store's memories hold
+/// it (BM25's inverse document frequency), so that a word every memory uses
+/// counts for little when choosing what of a memory to print.
+#[allow(clippy::cast_precision_loss, reason = "memory counts are small")]
+fn weigh_terms(index: &Index, matched: &[String]) -> Vec<(String, f64)> {
+    let n = index.docs.len() as f64;
+    matched
+        .iter()
+        .map(|t| {
+            let df = index.postings.get(t).map_or(1, Vec::len).max(1) as f64;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            (t.clone(), idf.max(0.01))
+        })
+        .collect()
 }
 
 /// Most rules in the always-on index.
@@ -622,11 +640,12 @@ fn type_label(kind: MemoryType) -> &'static str {
 }
 
 /// One memory's entry in the block. In the summary layer its text is the
-/// memory's whole detail when that fits in `room` tokens, else its summary
-/// and the parts of its detail that hold `matched` terms (paragraphs, list
-/// items, table rows under their header, code blocks), in their order,
-/// within `room`.
-pub fn entry(m: &Memory, layer: Layer, matched: &[String], room: usize) -> String {
+/// memory's whole detail when that fits in `room` tokens, else the parts of
+/// its detail that hold `matched` terms (each with its weight), verbatim,
+/// in their order, within `room` (see `excerpt`): after the summary when it
+/// is text of its own, instead of it when it only repeats the start of the
+/// detail (it stands in when no part holds a term).
+pub fn entry(m: &Memory, layer: Layer, matched: &[(String, f64)], room: usize) -> String {
     let mut e = format!("### {}: {}\n", type_label(m.kind), m.title);
     if layer == Layer::Index {
         let _ = write!(e, "`{}`\n\n", m.id);
@@ -658,10 +677,10 @@ pub fn entry(m: &Memory, layer: Layer, matched: &[String], room: usize) -> Strin
 }
 
 /// The summary layer's text of a memory (see [`entry`]).
-fn body(m: &Memory, matched: &[String], room: usize) -> String {
+fn body(m: &Memory, matched: &[(String, f64)], room: usize) -> String {
     let summary = m.summary.trim();
     let detail = m.detail.trim();
-    let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = excerpt::flatten;
     let (flat_title, flat_summary, flat_detail) = (flat(&m.title), flat(summary), flat(detail));
     let summary = if flat_summary == flat_title || flat_summary.is_empty() {
         ""
@@ -680,44 +699,29 @@ fn body(m: &Memory, matched: &[String], room: usize) -> String {
             return format!("{summary}\n{detail}");
         }
     }
+    // A summary made from the start of the detail says nothing the detail
+    // does not: the room goes to the parts that hold the task's words, and
+    // the summary is shown only when none does.
+    let derived =
+        summary.is_empty() || flat_detail.contains(flat_summary.trim_end_matches('…').trim_end());
+    if derived {
+        let parts = excerpt::excerpt(detail, matched, room, "");
+        return if parts.is_empty() {
+            cut_to(summary, room.max(1))
+        } else {
+            parts
+        };
+    }
     let mut out = cut_to(summary, room.max(1));
-    if room == 0 || matched.is_empty() {
-        return out;
-    }
-    let mut left = room.saturating_sub(tokens(&out));
-    let parts = passages(detail);
-    let mut scored: Vec<(usize, usize)> = parts
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| !flat_summary.contains(&flat(&p.text)))
-        .map(|(i, p)| {
-            let mut hits = 0usize;
-            let mut seen: Vec<String> = Vec::new();
-            terms::for_each_term(&p.text, |t| {
-                if matched.iter().any(|m| m == t) && !seen.iter().any(|s| s == t) {
-                    seen.push(t.to_owned());
-                    hits += 1;
-                }
-            });
-            (i, hits)
-        })
-        .filter(|(_, hits)| *hits > 0)
-        .collect();
-    scored.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut chosen: Vec<usize> = Vec::new();
-    for (i, _) in scored {
-        let cost = tokens(&parts[i].shown()) + 1;
-        if cost <= left {
-            left -= cost;
-            chosen.push(i);
-        }
-    }
-    chosen.sort_unstable();
-    for i in chosen {
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&parts[i].shown());
+    let parts = excerpt::excerpt(
+        detail,
+        matched,
+        room.saturating_sub(tokens(&out)),
+        out.trim_end_matches('…'),
+    );
+    if !parts.is_empty() {
+        out.push('\n');
+        out.push_str(&parts);
     }
     out
 }
@@ -738,99 +742,6 @@ fn cut_to(text: &str, room: usize) -> String {
         }
     }
     format!("{}…", text[..end].trim_end())
-}
-
-/// A part of a memory's detail that can be shown on its own.
-struct Passage {
-    /// Its text.
-    text: String,
-    /// For a table row: the table's header lines, shown before it.
-    header: Option<String>,
-}
-
-impl Passage {
-    fn shown(&self) -> String {
-        match &self.header {
-            Some(h) => format!("{h}\n{}", self.text),
-            None => self.text.clone(),
-        }
-    }
-}
-
-/// Splits a detail into paragraphs, top-level list items (with what is
-/// nested in them), table rows and fenced code blocks.
-fn passages(detail: &str) -> Vec<Passage> {
-    let mut out: Vec<Passage> = Vec::new();
-    let mut current: Vec<&str> = Vec::new();
-    let mut fence: Option<&str> = None;
-    let mut table_header: Option<String> = None;
-    let flush = |current: &mut Vec<&str>, out: &mut Vec<Passage>| {
-        let text = current.join("\n").trim().to_owned();
-        if !text.is_empty() {
-            out.push(Passage { text, header: None });
-        }
-        current.clear();
-    };
-    let lines: Vec<&str> = detail.lines().collect();
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i];
-        let t = line.trim_start();
-        if let Some(f) = fence {
-            current.push(line);
-            if t.starts_with(f) {
-                fence = None;
-                flush(&mut current, &mut out);
-            }
-            i += 1;
-            continue;
-        }
-        if t.starts_with("```") || t.starts_with("~~~") {
-            // A fence joins the text that introduces it.
-            fence = Some(&t[..3]);
-            current.push(line);
-            i += 1;
-            continue;
-        }
-        if t.starts_with('|') {
-            flush(&mut current, &mut out);
-            let is_sep = |l: &str| {
-                let l = l.trim();
-                l.starts_with('|') && l.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '))
-            };
-            if table_header.is_none() && lines.get(i + 1).is_some_and(|n| is_sep(n)) {
-                table_header = Some(format!("{}\n{}", line, lines[i + 1]));
-                i += 2;
-                continue;
-            }
-            out.push(Passage {
-                text: line.to_owned(),
-                header: table_header.clone(),
-            });
-            i += 1;
-            continue;
-        }
-        table_header = None;
-        if t.is_empty() {
-            flush(&mut current, &mut out);
-            i += 1;
-            continue;
-        }
-        let item = line.len() == t.len()
-            && (t.starts_with("- ")
-                || t.starts_with("* ")
-                || t.starts_with("+ ")
-                || t.split_once(". ").is_some_and(|(n, _)| {
-                    !n.is_empty() && n.len() <= 3 && n.chars().all(|c| c.is_ascii_digit())
-                }));
-        if item {
-            flush(&mut current, &mut out);
-        }
-        current.push(line);
-        i += 1;
-    }
-    flush(&mut current, &mut out);
-    out
 }
 
 /// `brain inject`'s report.
@@ -1097,5 +1008,145 @@ mod tests {
         // With a path, it is a task like any other.
         let s = inject(None, &["src/unrelated.rs".to_owned()]);
         assert!(!s.block.contains("Always-on"), "{}", s.block);
+    }
+
+    /// The summary made at import: the detail flattened, cut with `…`.
+    fn derived(detail: &str, chars: usize) -> String {
+        let flat = excerpt::flatten(detail);
+        let cut: String = flat.chars().take(chars).collect();
+        format!("{}…", cut.trim_end())
+    }
+
+    /// (memory, task words with weights, room, texts printed, texts not)
+    type Case<'a> = (
+        Memory,
+        Vec<(String, f64)>,
+        usize,
+        Vec<&'a str>,
+        Vec<&'a str>,
+    );
+
+    #[test]
+    fn a_long_detail_prints_the_units_that_hold_the_task_words() {
+        let checks = "- **Checks:**\n  \
+             - **Unit:** `make test` runs the unit tests in a few seconds.\n  \
+             - **Browser:** `make test-browser` drives a headless browser (slow, needs\n    \
+               Chrome installed); run it only when you touch the UI.\n  \
+             - **Fuzz:** `make fuzz` runs the fuzzers for ten minutes, on every\n    \
+               target, with the corpus stored under `fuzz/corpus`.\n  \
+             - **Bench:** `make bench` compares against the stored baseline; it is\n    \
+               noisy on laptops, so run it twice and compare the medians.\n\
+             - **Release check:** `make release-check` (slowest; builds every target and runs\n  \
+               every suite. Run it once, at the very end of a task, never between edits. If it\n  \
+               fails, rerun only the suite that failed, e.g. `make test`, to iterate.)\n\
+             - **Formatting:** `make fmt`";
+        let policy = "Section: Contributions\n\nAll changes must:\n\
+             - be small and reviewable, as a reviewer reads every line and a large change \
+             hides its mistakes among the ones that are only moved around\n\
+             - fix the reported bug and nothing more: make the narrowest change that resolves \
+             the reproduced behavior, often one line plus one regression test. Extend a fix to \
+             sibling modules only after reproducing the defect there; a hunch that others are \
+             affected is not enough, and a verified one can be filed as an issue with enough \
+             context for someone else to pick it up. Do not rewrite a shared helper to fix one \
+             caller unless the narrow fix is unavailable\n\
+             - keep the public API stable, i.e. no renamed or removed items without a \
+             deprecation period of one release";
+        let prose = "Release notes are written by hand. Every entry names the change as a user \
+             sees it, not the code that changed. Entries are grouped by crate and sorted by \
+             impact, the breaking ones first under their own heading. A change with no user \
+             visible effect gets no entry. Link the pull request at the end of each entry, \
+             and credit outside contributors by their handle. The release manager edits the \
+             list before tagging, so keep each entry to one line.";
+        // (memory, task words with weights, room, texts printed, texts not)
+        let w = |ws: &[(&str, f64)]| -> Vec<(String, f64)> {
+            ws.iter().map(|(t, w)| (terms::stem(t), *w)).collect()
+        };
+        let cases: Vec<Case<'_>> = vec![
+            // A nested item is a unit of its own, under its parent's line; a
+            // long item is cut into sentences, `e.g.` and all kept whole.
+            (
+                memory("checks", "Testing", &derived(checks, 200), checks),
+                w(&[("release", 2.0), ("edits", 1.5), ("browser", 1.0)]),
+                BODY_TOKENS,
+                vec![
+                    "Run it once, at the very end of a task, never between edits.",
+                    "- **Checks:**\n  - **Browser:** `make test-browser`",
+                    "e.g. `make test`, to iterate.)",
+                ],
+                vec!["make fuzz", "make bench", "make fmt"],
+            ),
+            // The rule is a sentence deep in a long item: it is printed, the
+            // list's short lead-in above it, the summary (the start of the
+            // detail) not.
+            (
+                memory(
+                    "policy",
+                    "All changes must be small",
+                    &derived(policy, 240),
+                    policy,
+                ),
+                w(&[("sibling", 2.5), ("helper", 2.5)]),
+                90,
+                vec![
+                    "All changes must:\n- …Extend a fix to sibling modules only after reproducing the defect there;",
+                    "Do not rewrite a shared helper to fix one caller unless the narrow fix is unavailable",
+                ],
+                vec![
+                    "be small and reviewable",
+                    "fix the reported bug",
+                    "deprecation period",
+                ],
+            ),
+            // A rare word outweighs a common one when only one fits.
+            (
+                memory("notes", "Release notes", &derived(prose, 200), prose),
+                w(&[("hand", 0.2), ("handle", 3.0)]),
+                25,
+                vec![
+                    "…Link the pull request at the end of each entry, and credit outside contributors by their handle.",
+                ],
+                vec!["written by hand"],
+            ),
+            // No unit holds a task word: the summary stands in.
+            (
+                memory("notes", "Release notes", &derived(prose, 200), prose),
+                w(&[("benchmark", 2.0)]),
+                BODY_TOKENS,
+                vec!["Release notes are written by hand. Every entry names"],
+                vec!["credit outside"],
+            ),
+            // A summary of its own comes first, then what holds the words.
+            (
+                memory(
+                    "own",
+                    "Release notes",
+                    "Write release notes for users, not for reviewers.",
+                    prose,
+                ),
+                w(&[("handle", 3.0)]),
+                60,
+                vec![
+                    "Write release notes for users, not for reviewers.\n",
+                    "credit outside contributors by their handle.",
+                ],
+                vec!["Entries are grouped by crate"],
+            ),
+        ];
+        for (m, matched, room, want, not) in &cases {
+            let e = entry(m, Layer::Summary, matched, *room);
+            let body = e.split_once('\n').unwrap().1.split_once('\n').unwrap().1;
+            for text in want {
+                assert!(e.contains(text), "{}: no {text:?} in\n{e}", m.id);
+            }
+            for text in not {
+                assert!(!e.contains(text), "{}: {text:?} in\n{e}", m.id);
+            }
+            assert!(
+                tokens(body) <= room + 2,
+                "{}: {} tokens\n{e}",
+                m.id,
+                tokens(body)
+            );
+        }
     }
 }
