@@ -165,10 +165,19 @@ const FUNCTION_WORDS: &[&str] = &[
 fn is_rule_item(item: &Item) -> bool {
     let prose = strip_code(&item.text);
     let first_line = prose.lines().next().unwrap_or_default();
-    let words = crate::review::text::words(first_line).len();
-    let constraint = !find_phrases(first_line, classify::CONSTRAINT).is_empty()
-        || EMPHASIS.iter().any(|e| first_line.contains(e));
-    (words >= 7 && !is_catalogue_entry(first_line)) || (constraint && words >= 4)
+    // Also the first sentence across the source's hard line wraps
+    // ("**Commit Messages:** Follow the\n[Conventional Commits](…)
+    // standard.").
+    let joined = prose.split_whitespace().collect::<Vec<_>>().join(" ");
+    let first_sentence = joined
+        .split_once(". ")
+        .map_or(joined.as_str(), |(first, _)| first);
+    [first_line, first_sentence].iter().any(|opening| {
+        let words = crate::review::text::words(opening).len();
+        let constraint = !find_phrases(opening, classify::CONSTRAINT).is_empty()
+            || EMPHASIS.iter().any(|e| opening.contains(e));
+        (words >= 7 && !is_catalogue_entry(opening)) || (constraint && words >= 4)
+    })
 }
 
 /// Words that make a description an instruction ("`/src`: Use …").
@@ -201,7 +210,16 @@ fn is_catalogue_entry(line: &str) -> bool {
         .unwrap_or_default()
         .to_lowercase();
     let lower = rest.to_lowercase();
+    // "For new files, include the licence header": an instruction after a
+    // leading phrase.
+    let instructs_later = lower.split(',').skip(1).any(|clause| {
+        clause
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| INSTRUCTING.contains(&w))
+    });
     !rest.is_empty()
+        && !instructs_later
         && !INSTRUCTING.contains(&first.as_str())
         && crate::review::text::words(&lower)
             .iter()
@@ -871,10 +889,30 @@ mod tests {
                 "ALWAYS run the formatter before committing any change to the repository",
                 false,
             ),
+            // An instruction after a leading phrase.
+            (
+                "**Headers:** For all new source files, include the MIT header",
+                false,
+            ),
         ];
         for (line, want) in cases {
             assert_eq!(is_catalogue_entry(line), want, "{line}");
         }
+    }
+
+    #[test]
+    fn labelled_rules_wrapped_over_lines_are_each_a_memory() {
+        let text = "# Guide\n\n## Conventions\n\n\
+                    - **Contributions:** Follow the process in `CONTRIBUTING.md`. Requires\n  \
+                      signing the CLA.\n\
+                    - **Commit Messages:** Follow the\n  \
+                      [Conventional Commits](https://example.org/) standard.\n\
+                    - **Headers:** For all new source files (`.go`),\n  \
+                      include the MIT license header with the current year.\n\
+                    - **Imports:** Use specific imports and avoid relative imports\n";
+        let t = titles(text, "GEMINI.md");
+        assert_eq!(t.len(), 4, "{t:?}");
+        assert!(t.iter().any(|x| x.starts_with("Headers:")), "{t:?}");
     }
 
     #[test]
