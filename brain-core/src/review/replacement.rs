@@ -326,6 +326,14 @@ pub(super) fn object_words<'w>(words: impl Iterator<Item = &'w String>) -> BTree
         .collect()
 }
 
+/// Whether one of the two words before `i` negates what follows ("rows are
+/// never deleted", "it was not dropped").
+fn negated_at(clause: &[String], i: usize) -> bool {
+    clause[i.saturating_sub(2)..i]
+        .iter()
+        .any(|w| PHRASE_NEGATIONS.contains(&w.as_str()))
+}
+
 /// One occurrence of a phrase in a clause: where it starts and how many
 /// words it spans.
 struct Occurrence {
@@ -350,9 +358,7 @@ fn occurrences(
             continue;
         }
         for start in (0..=clause.len() - n).filter(|&i| clause[i..i + n] == needle[..]) {
-            let negated = clause[start.saturating_sub(2)..start]
-                .iter()
-                .any(|w| PHRASE_NEGATIONS.contains(&w.as_str()));
+            let negated = negated_at(clause, start);
             // "we are moving off X" is a change under way; "turn off X" and
             // "turning off X hides resets" are advice.
             let progressive = start > 0 && BE.contains(&raw[start - 1].as_str());
@@ -394,9 +400,7 @@ fn occurrences(
             && raw
                 .get(i + 1)
                 .is_some_and(|g| g.len() > 5 && g.ends_with("ing") && g != "using")
-            && !clause[i.saturating_sub(2)..i]
-                .iter()
-                .any(|w| PHRASE_NEGATIONS.contains(&w.as_str()))
+            && !negated_at(clause, i)
         {
             found.push(Occurrence {
                 phrase: STOP_DOING,
@@ -411,9 +415,7 @@ fn occurrences(
         for (i, pair) in raw.windows(2).enumerate() {
             if PLACE_VERBS.contains(&pair[0].as_str())
                 && matches!(pair[1].as_str(), "in" | "under" | "inside")
-                && !clause[i.saturating_sub(2)..i]
-                    .iter()
-                    .any(|w| PHRASE_NEGATIONS.contains(&w.as_str()))
+                && !negated_at(clause, i)
             {
                 found.push(Occurrence {
                     phrase: LIVES_NOW,
