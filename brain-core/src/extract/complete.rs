@@ -570,14 +570,75 @@ fn resolve_in_tree(path: &str, files: &[String]) -> Option<String> {
 
 /// Modules named as "the `billing` module", "payments service".
 pub fn modules(text: &str) -> Vec<String> {
+    modules_named(text, false)
+}
+
+/// Modules a rule file names beyond doubt: in backticks ("the `billing`
+/// crate") or before the word "module" ("the app module"). Prose of rule
+/// files says "the slim package", "individual components", which name no
+/// module of the repository.
+pub fn declared_modules(text: &str) -> Vec<String> {
+    modules_named(text, true)
+}
+
+/// See [`modules`] and [`declared_modules`].
+fn modules_named(text: &str, strict: bool) -> Vec<String> {
+    // Words that cannot name a module: "package.json or package-lock.json",
+    // "for package authors", "every service".
+    const NOT_NAMES: &[&str] = &[
+        "the", "a", "an", "this", "that", "these", "those", "each", "every", "new", "one", "our",
+        "same", "or", "and", "for", "to", "of", "in", "on", "with", "by", "from", "as", "at",
+        "any", "all", "some", "no", "not", "its", "their", "your", "other", "another", "which",
+        "whose", "own", "given", "single", "specific", "under", "over", "into", "onto", "via",
+        "per",
+    ];
+    // Verbs before the noun: "change package.json", "includes crate
+    // metadata".
+    const VERBS: &[&str] = &[
+        "change",
+        "changes",
+        "update",
+        "updates",
+        "include",
+        "includes",
+        "add",
+        "adds",
+        "use",
+        "uses",
+        "install",
+        "installs",
+        "publish",
+        "publishes",
+        "create",
+        "creates",
+        "build",
+        "builds",
+        "edit",
+        "edits",
+        "modify",
+        "modifies",
+        "remove",
+        "removes",
+        "import",
+        "imports",
+        "export",
+        "exports",
+        "run",
+        "runs",
+        "call",
+        "calls",
+        "is",
+        "are",
+        "be",
+    ];
     let mut out = BTreeSet::new();
     for c in MODULE.captures_iter(text) {
         let name = c[1].to_lowercase();
-        if ![
-            "the", "a", "an", "this", "that", "each", "every", "new", "one", "our", "same",
-        ]
-        .contains(&name.as_str())
-        {
+        let quoted = c[0].starts_with('`');
+        let verb_like =
+            VERBS.contains(&name.as_str()) || name.ends_with("ed") || name.ends_with("ing");
+        let declared = quoted || c[0].to_lowercase().ends_with("module");
+        if !NOT_NAMES.contains(&name.as_str()) && (quoted || !verb_like) && (declared || !strict) {
             out.insert(name);
         }
     }
@@ -729,6 +790,18 @@ mod tests {
 
     #[test]
     fn modules_and_tags() {
+        // Function words and verbs before the noun name nothing.
+        for text in [
+            "Never change package.json or package-lock.json unless asked.",
+            "Docs for package authors live in docs/.",
+            "The build includes crate metadata; a centralized package list.",
+        ] {
+            assert!(modules(text).is_empty(), "{text}: {:?}", modules(text));
+        }
+        assert_eq!(
+            declared_modules("The app module, the `deno` crate and the slim package."),
+            ["app", "deno"]
+        );
         assert_eq!(
             modules("The `billing` module and the payments service."),
             ["billing", "payments"]

@@ -476,7 +476,7 @@ fn draft(
     paths.extend(file.front_matter_globs.iter().map(|g| rule_glob(g)));
     paths.sort();
     paths.dedup();
-    let modules = complete::modules(&prose);
+    let modules = complete::declared_modules(&prose);
     let mut tags: Vec<String> = heads
         .iter()
         .chain(unit.label.iter())
