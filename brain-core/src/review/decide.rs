@@ -322,7 +322,7 @@ pub(super) struct Scored {
     /// The titles name different tools of one kind, each unknown to the
     /// other memory ("pnpm store cache …" against "Cargo cache key …"):
     /// words the two share elsewhere do not make them one rule.
-    pub(super) subjects_apart: bool,
+    pub(super) tools_apart: bool,
 }
 
 impl Scored {
@@ -476,7 +476,7 @@ pub(super) fn evidence(
         names_term,
         names_title,
         names_specific,
-        subjects_apart: family_apart(
+        tools_apart: family_apart(
             &candidate.title,
             &target.title,
             &features.roots,
