@@ -1,10 +1,8 @@
 //! `brain export`: every rule format, deterministic bytes, `--check`.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
 
-use crate::common::TestEnv;
+use crate::common::{TestEnv, files_under};
 
 const TARGETS: [&str; 8] = [
     "agents-md",
@@ -17,54 +15,13 @@ const TARGETS: [&str; 8] = [
     "gemini",
 ];
 
-/// The example store plus one repository-wide rule.
-fn store() -> TestEnv {
-    let env = TestEnv::example();
-    env.brain([
-        "add",
-        "--type",
-        "convention",
-        "--title",
-        "Run the whole test suite before pushing",
-        "--summary",
-        "Run `bash scripts/check.sh` before every push; CI runs the same script.",
-        "--importance",
-        "critical",
-        "--status",
-        "active",
-    ])
-    .success();
-    env
-}
-
-/// Every file outside `.brain/`, by path.
-fn files(root: &Path) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            let rel = path.strip_prefix(root).unwrap().display().to_string();
-            if rel == ".brain" || rel == ".home" || rel == ".git" {
-                continue;
-            }
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                out.insert(rel, std::fs::read_to_string(&path).unwrap());
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn every_target_writes_its_native_format() {
     for target in TARGETS {
-        let env = store();
-        let before = files(env.root());
+        let env = TestEnv::example_with_critical_rule();
+        let before = files_under(env.root(), &[".brain", ".home", ".git"]);
         let out = env.brain(["export", "--to", target]).success();
-        let after = files(env.root());
+        let after = files_under(env.root(), &[".brain", ".home", ".git"]);
         let written: Vec<&String> = after
             .keys()
             .filter(|k| before.get(*k) != after.get(*k))
@@ -91,7 +48,7 @@ fn every_target_writes_its_native_format() {
             "{again}"
         );
         assert_eq!(
-            files(env.root()),
+            files_under(env.root(), &[".brain", ".home", ".git"]),
             after,
             "{target}: a second export changed bytes"
         );
@@ -102,7 +59,7 @@ fn every_target_writes_its_native_format() {
 
 #[test]
 fn check_exits_1_on_drift_and_stale_files_are_removed() {
-    let env = store();
+    let env = TestEnv::example_with_critical_rule();
     env.brain(["export", "--to", "cursor"]).success();
     let rule = env.root().join(".cursor/rules/brain-memory.mdc");
     let text = std::fs::read_to_string(&rule).unwrap();
@@ -145,7 +102,7 @@ fn check_exits_1_on_drift_and_stale_files_are_removed() {
 
 #[test]
 fn agents_md_keeps_its_text_and_setup_section() {
-    let env = store();
+    let env = TestEnv::example_with_critical_rule();
     std::fs::write(env.root().join("AGENTS.md"), "# Agents\n\nUse pnpm.\n").unwrap();
     env.brain(["setup", "--agents", "claude", "--hooks"])
         .success();

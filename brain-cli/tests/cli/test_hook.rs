@@ -25,27 +25,6 @@ const ORDER: [&str; 13] = [
     "session-start-compact",
 ];
 
-/// The example store plus one repository-wide critical rule, so the
-/// always-on index has something to show.
-fn store() -> TestEnv {
-    let env = TestEnv::example();
-    env.brain([
-        "add",
-        "--type",
-        "convention",
-        "--title",
-        "Run the whole test suite before pushing",
-        "--summary",
-        "Run `bash scripts/check.sh` before every push; CI runs the same script.",
-        "--importance",
-        "critical",
-        "--status",
-        "active",
-    ])
-    .success();
-    env
-}
-
 /// Runs `brain hook <args>` with `stdin` as the event, at `now`.
 fn hook_at(env: &TestEnv, now: &str, args: &[&str], stdin: &[u8]) -> CliOutput {
     let mut full = vec!["hook"];
@@ -151,7 +130,7 @@ fn checked(agent: &str, out: &CliOutput) -> String {
 #[test]
 fn every_stored_payload_of_every_agent() {
     for agent in ["claude", "codex", "cursor", "copilot", "gemini"] {
-        let env = store();
+        let env = TestEnv::example_with_critical_rule();
         let dir = workspace().join("tests/fixtures/hooks").join(agent);
         let mut names: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
@@ -181,8 +160,8 @@ fn every_stored_payload_of_every_agent() {
 #[test]
 fn agent_flag_and_detection_agree() {
     for agent in ["claude", "codex", "cursor", "copilot", "gemini"] {
-        let a = store();
-        let b = store();
+        let a = TestEnv::example_with_critical_rule();
+        let b = TestEnv::example_with_critical_rule();
         for name in ["session-start", "prompt"] {
             let stdin = payload(agent, name, a.root());
             let detected = hook(&a, &[name], &stdin);
@@ -215,7 +194,7 @@ fn no_store_means_no_output_and_exit_0() {
 
 #[test]
 fn bad_input_never_fails_the_agent() {
-    let env = store();
+    let env = TestEnv::example_with_critical_rule();
     std::fs::write(
         env.root().join(".brain/conventions/broken.yaml"),
         "id: [unclosed\n\ttabs: everywhere",
@@ -273,7 +252,7 @@ fn bad_input_never_fails_the_agent() {
 
 #[test]
 fn a_session_sees_each_memory_and_file_once() {
-    let env = store();
+    let env = TestEnv::example_with_critical_rule();
     let at = |s: u32| format!("2026-11-20T12:{s:02}:00Z");
     let prompt = payload("claude", "prompt", env.root());
     let first = hook_at(&env, &at(1), &["prompt"], prompt.as_bytes());
@@ -304,7 +283,7 @@ fn a_session_sees_each_memory_and_file_once() {
 fn a_repeated_event_is_answered_once() {
     // Copilot CLI runs `.github/hooks` and `.claude/settings.json` hooks
     // for one event: two runs within seconds.
-    let env = store();
+    let env = TestEnv::example_with_critical_rule();
     let start = payload("claude", "session-start", env.root());
     let first = hook(&env, &["session-start"], &start);
     assert!(first.stdout.contains("Always-on rules"), "{first}");
@@ -314,7 +293,7 @@ fn a_repeated_event_is_answered_once() {
 
 #[test]
 fn hooks_leave_the_tracked_tree_clean() {
-    let env = store();
+    let env = TestEnv::example_with_critical_rule();
     env.git(&["init", "-q"]);
     env.git(&["add", "-A"]);
     env.git(&["commit", "-q", "-m", "init"]);

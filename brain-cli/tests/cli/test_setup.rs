@@ -3,9 +3,8 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
 
-use crate::common::TestEnv;
+use crate::common::{TestEnv, files_under};
 
 /// The brain binary as setup writes it into commands.
 fn exe() -> String {
@@ -14,27 +13,6 @@ fn exe() -> String {
         .unwrap()
         .display()
         .to_string()
-}
-
-/// Every file under `root` but `.git/` and the test's home, by path.
-fn tree(root: &Path) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            let rel = path.strip_prefix(root).unwrap().display().to_string();
-            if rel == ".git" || rel == ".home" {
-                continue;
-            }
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                out.insert(rel, std::fs::read_to_string(&path).unwrap());
-            }
-        }
-    }
-    out
 }
 
 /// The files setup manages, as one text, with the binary's path replaced.
@@ -49,10 +27,10 @@ fn rendered(files: &BTreeMap<String, String>) -> String {
 #[test]
 fn setup_keeps_foreign_entries_and_a_second_run_changes_nothing() {
     let env = TestEnv::fixture("setup/existing");
-    let before = tree(env.root());
+    let before = files_under(env.root(), &[".git", ".home"]);
     let first = env.brain(["setup"]);
     insta::assert_snapshot!("setup_first_run", first.success().to_string());
-    let after = tree(env.root());
+    let after = files_under(env.root(), &[".git", ".home"]);
     insta::assert_snapshot!("setup_files", rendered(&after));
     // Every foreign entry is still there.
     for (file, needles) in [
@@ -131,7 +109,11 @@ fn setup_keeps_foreign_entries_and_a_second_run_changes_nothing() {
         second.stdout.lines().all(|l| l.starts_with("unchanged")),
         "{second}"
     );
-    assert_eq!(tree(env.root()), after, "a second run changed bytes");
+    assert_eq!(
+        files_under(env.root(), &[".git", ".home"]),
+        after,
+        "a second run changed bytes"
+    );
     let check = env.brain(["setup", "--check"]);
     assert_eq!(check.status, 0, "{check}");
     assert!(check.stdout.ends_with("setup is up to date\n"), "{check}");
@@ -174,10 +156,15 @@ fn dry_run_and_agent_selection() {
         dry.stdout.contains("would create  .claude/settings.json"),
         "{dry}"
     );
-    assert!(tree(env.root()).is_empty(), "a dry run wrote files");
+    assert!(
+        files_under(env.root(), &[".git", ".home"]).is_empty(),
+        "a dry run wrote files"
+    );
     env.brain(["setup", "--agents", "claude", "--hooks"])
         .success();
-    let files: Vec<String> = tree(env.root()).into_keys().collect();
+    let files: Vec<String> = files_under(env.root(), &[".git", ".home"])
+        .into_keys()
+        .collect();
     assert_eq!(files, [".claude/settings.json", "AGENTS.md"]);
 }
 

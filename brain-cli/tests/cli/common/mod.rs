@@ -48,6 +48,27 @@ impl TestEnv {
         env
     }
 
+    /// The example store plus one repository-wide critical rule, so the
+    /// always-on index and the exported rule files have one to show.
+    pub(crate) fn example_with_critical_rule() -> TestEnv {
+        let env = TestEnv::example();
+        env.brain([
+            "add",
+            "--type",
+            "convention",
+            "--title",
+            "Run the whole test suite before pushing",
+            "--summary",
+            "Run `bash scripts/check.sh` before every push; CI runs the same script.",
+            "--importance",
+            "critical",
+            "--status",
+            "active",
+        ])
+        .success();
+        env
+    }
+
     pub(crate) fn root(&self) -> &Path {
         &self.root
     }
@@ -198,4 +219,29 @@ impl fmt::Display for CliOutput {
         }
         write!(f, "[exit status: {}]", self.status)
     }
+}
+
+/// Every file under `root` with its text, by relative path, leaving out the
+/// top-level entries named in `skip` (`.git`, `.brain`, the test's `.home`).
+pub(crate) fn files_under(
+    root: &Path,
+    skip: &[&str],
+) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            if skip.contains(&rel.as_str()) {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.insert(rel, std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    out
 }
