@@ -171,14 +171,7 @@ pub fn commit_info(root: &Path, rev: &str) -> Result<CommitInfo, GitError> {
     let commit = resolve_commit(&repo, rev)?;
 
     let id = commit.id.to_hex().to_string();
-    let read = |what: &'static str| {
-        let id = id.clone();
-        move |e: gix::Error| GitError::Read {
-            id,
-            what,
-            reason: reason(&e),
-        }
-    };
+    let read = |what: &'static str| read_error(&id, what);
     let message = String::from_utf8_lossy(commit.message_raw().map_err(read("the message"))?)
         .trim()
         .to_owned();
@@ -245,6 +238,17 @@ fn open_error(root: &Path, e: &gix::Error) -> GitError {
 }
 
 /// A gix error and its causes on one line.
+/// The error for an object of commit `id` that could not be read: `what`
+/// names the part ("the tree", "the message").
+fn read_error(id: &str, what: &'static str) -> impl FnOnce(gix::Error) -> GitError {
+    let id = id.to_owned();
+    move |e| GitError::Read {
+        id,
+        what,
+        reason: reason(&e),
+    }
+}
+
 fn reason(e: &gix::Error) -> String {
     let mut out: Vec<String> = Vec::new();
     for cause in e.iter_errors() {
@@ -692,14 +696,8 @@ pub fn changed_since(
                 continue;
             }
             let at = jiff::Timestamp::from_second(seconds).unwrap_or(now);
-            let read = |what: &'static str| {
-                let id = info.id.to_hex().to_string();
-                move |e: gix::Error| GitError::Read {
-                    id,
-                    what,
-                    reason: reason(&e),
-                }
-            };
+            let id = info.id.to_hex().to_string();
+            let read = |what: &'static str| read_error(&id, what);
             let commit = info.object().map_err(read("the commit"))?;
             let tree = commit.tree().map_err(read("the tree"))?;
             let parent_tree = match info.parent_ids.first() {
@@ -756,14 +754,7 @@ pub fn tree_texts(
     let repo = gix::discover(root).map_err(|e| open_error(root, &e))?;
     let commit = resolve_commit(&repo, rev)?;
     let id = commit.id.to_hex().to_string();
-    let read = |what: &'static str| {
-        let id = id.clone();
-        move |e: gix::Error| GitError::Read {
-            id,
-            what,
-            reason: reason(&e),
-        }
-    };
+    let read = |what: &'static str| read_error(&id, what);
     let mut out = BTreeMap::new();
     let prefix = match repo.workdir() {
         Some(workdir) => {
