@@ -79,6 +79,59 @@ const EXTENSIONS: &[&str] = &[
     "erl",
     "dart",
     "zig",
+    "kts",
+    "mm",
+    "jsonc",
+    "json5",
+    "csproj",
+    "fsproj",
+    "vbproj",
+    "sln",
+    "props",
+    "targets",
+    "resx",
+    "razor",
+    "cshtml",
+    "fs",
+    "vb",
+    "hs",
+    "clj",
+    "cljs",
+    "jl",
+    "pyi",
+    "pyx",
+    "ipynb",
+    "erb",
+    "rake",
+    "gemspec",
+    "astro",
+    "snap",
+    "ungram",
+    "mdc",
+    "cmake",
+    "bzl",
+    "bazel",
+    "nix",
+    "gn",
+    "gni",
+    "patch",
+    "plist",
+    "xcconfig",
+    "pbxproj",
+    "storyboard",
+    "xib",
+    "arb",
+    "csv",
+    "tsv",
+    "cu",
+    "glsl",
+    "wgsl",
+    "thrift",
+    "avsc",
+    "fbs",
+    "j2",
+    "jinja",
+    "tmpl",
 ];
 
 /// Directory segments too generic to be tags.
@@ -316,6 +369,17 @@ pub fn cut_at_word(text: &str, max: usize) -> &str {
 /// file names resolve against `touched` or become `**/<name>`. URLs, absolute
 /// paths and version numbers are not paths.
 pub fn paths(text: &str, touched: &[String]) -> Vec<String> {
+    let mut out = named_paths(text, touched);
+    // A bare `**/name` is weak evidence; when the text also names real
+    // paths, the bare names are examples, not scope.
+    if out.iter().any(|p| !p.starts_with("**/")) {
+        out.retain(|p| !p.starts_with("**/"));
+    }
+    out.into_iter().take(8).collect()
+}
+
+/// Every path and pattern `text` names, as globs (see [`paths`]), sorted.
+pub fn named_paths(text: &str, touched: &[String]) -> BTreeSet<String> {
     let text = &without_emphasis(text);
     let mut out = BTreeSet::new();
     for m in PATH_TOKEN.find_iter(text) {
@@ -391,12 +455,7 @@ pub fn paths(text: &str, touched: &[String]) -> Vec<String> {
             }
         }
     }
-    // A bare `**/name` is weak evidence; when the text also names real
-    // paths, the bare names are examples, not scope.
-    if out.iter().any(|p| !p.starts_with("**/")) {
-        out.retain(|p| !p.starts_with("**/"));
-    }
-    out.into_iter().take(8).collect()
+    out
 }
 
 /// `text` without Markdown emphasis around words: `**Label:**`,
@@ -711,10 +770,33 @@ mod tests {
                 "Run *Tests.cs files and __init__.py",
                 &["**/*Tests.cs", "**/__init__.py"],
             ),
+            // Build and resource files of .NET, Bazel, Xcode, snapshots.
+            (
+                "Edit eng/Testing.targets, Directory.Build.props and Strings.resx.",
+                &["eng/Testing.targets"],
+            ),
+            (
+                "Regenerate `*.snap` after BUILD.bazel changes",
+                &["**/*.snap", "**/BUILD.bazel"],
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(paths(text, &touched), *want, "{text}");
         }
+        // Every name, also the bare ones beside a real path, for ranking.
+        assert_eq!(
+            named_paths(
+                "Edit eng/Testing.targets, Directory.Build.props and Strings.resx.",
+                &[]
+            )
+            .into_iter()
+            .collect::<Vec<_>>(),
+            [
+                "**/Directory.Build.props",
+                "**/Strings.resx",
+                "eng/Testing.targets"
+            ]
+        );
     }
 
     #[test]

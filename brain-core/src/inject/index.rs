@@ -48,6 +48,10 @@ pub struct Doc {
     pub scope_paths: Vec<String>,
     /// Scope modules.
     pub modules: Vec<String>,
+    /// Files and file patterns its text names (`eng/Testing.targets`,
+    /// `*.Designer.cs`), tracked or not: a task on such a file is about it.
+    /// Directories are left out: overviews name many.
+    pub named_paths: Vec<String>,
     /// Importance.
     pub importance: Importance,
     /// Risk.
@@ -83,6 +87,13 @@ impl Doc {
         for text in std::iter::once(&m.title).chain(&m.tags) {
             for_each_term(text, |t| topic.push(t.to_owned()));
         }
+        // A name it writes as code (`./gradlew spotlessApply`) is something
+        // it is about, not a word it uses in passing.
+        for text in [&m.summary, &m.detail] {
+            for span in code_spans(text) {
+                for_each_term(span, |t| topic.push(t.to_owned()));
+            }
+        }
         topic.sort_unstable();
         topic.dedup();
         for (text, weight) in fields(m) {
@@ -104,6 +115,7 @@ impl Doc {
             tags: m.tags.clone(),
             scope_paths: m.scope.paths.clone(),
             modules: m.scope.modules.clone(),
+            named_paths: named_files(m),
             importance: m.importance,
             risk: m.risk,
             validity: m.validity.clone(),
@@ -267,6 +279,33 @@ fn count_words(text: &str) -> f32 {
     n as f32
 }
 
+/// The inline code spans of a markdown text: what sits between single
+/// backticks on one line.
+fn code_spans(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().flat_map(|line| {
+        let parts: Vec<&str> = line.split('`').collect();
+        let closed = parts.len().saturating_sub(1);
+        parts
+            .into_iter()
+            .enumerate()
+            .filter(move |(i, part)| i % 2 == 1 && *i < closed && !part.trim().is_empty())
+            .map(|(_, part)| part)
+    })
+}
+
+/// The files and file patterns the texts of `m` name
+/// ([`Doc::named_paths`]).
+fn named_files(m: &Memory) -> Vec<String> {
+    crate::extract::complete::named_paths(&format!("{}\n{}\n{}", m.title, m.summary, m.detail), &[])
+        .into_iter()
+        .filter(|p| !p.ends_with("/**"))
+        .take(NAMED_PATHS)
+        .collect()
+}
+
+/// Most files a memory's text names that ranking compares with the task's.
+const NAMED_PATHS: usize = 16;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,5 +347,21 @@ mod tests {
         assert!((index.docs[0].len - 32.0).abs() < 1e-6);
         assert_eq!(index.position(&b.id), Some(1));
         assert_eq!(index.docs[1].text_hash, content_hash(&memory_text(&b)));
+    }
+
+    #[test]
+    fn code_spans_are_closed_inline_spans() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "Fix it: `./gradlew spotlessApply`",
+                &["./gradlew spotlessApply"],
+            ),
+            ("`a` and `b`, then `c", &["a", "b"]),
+            ("no code here", &[]),
+            ("`one`\n`two` and an open `tick", &["one", "two"]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(code_spans(text).collect::<Vec<_>>(), *want, "{text}");
+        }
     }
 }

@@ -690,20 +690,21 @@ fn body(m: &Memory, matched: &[(String, f64)], room: usize) -> String {
     if detail.is_empty() || flat_detail == flat_summary || flat_summary.contains(&flat_detail) {
         return cut_to(summary, room.max(1));
     }
+    // A summary made from the start of the detail (whole, or cut with `…`)
+    // says nothing the detail does not.
+    let derived =
+        summary.is_empty() || flat_detail.contains(flat_summary.trim_end_matches('…').trim_end());
     if tokens(detail) <= room {
         // The detail says it all: show it (without a summary it repeats).
-        if flat_detail.contains(&flat_summary) || summary.is_empty() {
+        if derived {
             return detail.to_owned();
         }
         if tokens(summary) + tokens(detail) < room {
             return format!("{summary}\n{detail}");
         }
     }
-    // A summary made from the start of the detail says nothing the detail
-    // does not: the room goes to the parts that hold the task's words, and
-    // the summary is shown only when none does.
-    let derived =
-        summary.is_empty() || flat_detail.contains(flat_summary.trim_end_matches('…').trim_end());
+    // Too long to print whole: the room goes to the parts that hold the
+    // task's words, and a derived summary is shown only when none does.
     if derived {
         let parts = excerpt::excerpt(detail, matched, room, "");
         return if parts.is_empty() {
@@ -898,6 +899,29 @@ mod tests {
                 "When making changes for Windows from Unix, use `cargo xwin clippy` to check compilation.",
                 "",
             ),
+            memory(
+                "commands",
+                "Build: `./gradlew assemble{Variant}`",
+                "- Build: `./gradlew assemble{Variant}`.",
+                "Section: Commands\n\n- Build: `./gradlew assemble{Variant}`.\n                 - Fix linting/formatting: `./gradlew spotlessApply`\n                 - Run local tests: `./gradlew {variant}Test`",
+            ),
+            {
+                let mut m = memory(
+                    "generated-api",
+                    "Don't update files under `*/api/*.cs`",
+                    "Don't update files under `*/api/*.cs` (e.g. src/Hosting/api/Hosting.cs) as they are generated.",
+                    "",
+                );
+                m.scope.paths = vec!["*/api/*.cs".to_owned()];
+                m
+            },
+            memory(
+                "designer",
+                "The `*.Designer.cs` files match the `*.resx` files of the same name",
+                "If you change resources in a resx, make the matching changes in the `*.Designer.cs` file; \
+                 changes to `eng/Testing.targets` need a manual pipeline run.",
+                "",
+            ),
         ]
     }
 
@@ -958,10 +982,16 @@ mod tests {
                 None,
             ),
             ("Order new standing desks for the office", None),
+            // A command named in code is what its list item is about, not a
+            // word in passing.
+            ("fix the spotless failures", Some("commands")),
         ];
         for (task, want) in cases {
             let s = inject(Some(task), &[]);
             assert_eq!(ids(&s).first().copied(), *want, "{task}: {:?}", ids(&s));
+            if let Some(want) = want {
+                assert!(s.block.contains(&format!("`{want}`")), "{}", s.block);
+            }
             if want.is_none() {
                 assert!(
                     s.block.contains("No stored memory is relevant"),
@@ -971,6 +1001,63 @@ mod tests {
             }
             assert!(tokens(&s.block) <= 1200);
         }
+    }
+
+    #[test]
+    fn files_named_in_the_text_or_scope_match_at_any_depth() {
+        // (task, path, the memory, its path evidence)
+        let cases: &[(&str, &str, &str, f64)] = &[
+            // `*/api/*.cs` written in a rule means an `api` directory anywhere.
+            (
+                "this generated file is missing the new overload, add it",
+                "src/Aspire.Hosting/api/Aspire.Hosting.cs",
+                "generated-api",
+                2.0 / 3.0,
+            ),
+            // A pattern the text names (`*.resx`), not in the scope.
+            (
+                "use the new resource string from the publish command",
+                "src/Cli/Resources/ErrorStrings.resx",
+                "designer",
+                0.8 * 0.5 / 3.0,
+            ),
+            // A file the text names, tracked or not.
+            (
+                "raise the timeout and start a manual pipeline run",
+                "eng/Testing.targets",
+                "designer",
+                0.8 * 2.0 / 3.0,
+            ),
+        ];
+        let path_of = |s: &Selection, id: &str| {
+            s.selected
+                .iter()
+                .map(|x| (&x.id, x.components.path))
+                .chain(s.near_misses.iter().map(|x| (&x.id, x.components.path)))
+                .find(|(x, _)| x.as_str() == id)
+                .map_or(0.0, |(_, p)| p)
+        };
+        for (task, path, id, want) in cases {
+            let s = inject(Some(task), &[(*path).to_owned()]);
+            let got = path_of(&s, id);
+            assert!(
+                (got - want).abs() < 1e-9,
+                "{task}: {id} path {got}, want {want}"
+            );
+            let without = inject(Some(task), &[]);
+            assert!(path_of(&without, id).abs() < 1e-9, "{task}");
+        }
+        // With a word of its topic, the file makes the memory relevant.
+        let s = inject(
+            Some("this generated file is missing the new overload, add it"),
+            &["src/Aspire.Hosting/api/Aspire.Hosting.cs".to_owned()],
+        );
+        assert_eq!(
+            ids(&s).first().copied(),
+            Some("generated-api"),
+            "{}",
+            s.block
+        );
     }
 
     #[test]
@@ -1107,11 +1194,12 @@ mod tests {
                 ],
                 vec!["written by hand"],
             ),
-            // No unit holds a task word: the summary stands in.
+            // No unit holds a task word and the detail does not fit: the
+            // summary stands in.
             (
                 memory("notes", "Release notes", &derived(prose, 200), prose),
                 w(&[("benchmark", 2.0)]),
-                BODY_TOKENS,
+                60,
                 vec!["Release notes are written by hand. Every entry names"],
                 vec!["credit outside"],
             ),
@@ -1148,5 +1236,11 @@ mod tests {
                 tokens(body)
             );
         }
+        // A detail that fits is printed once, without the summary cut from
+        // its start.
+        let m = memory("fits", "Release notes", &derived(prose, 200), prose);
+        let e = entry(&m, Layer::Summary, &w(&[("handle", 3.0)]), 320);
+        assert_eq!(e.matches("written by hand").count(), 1, "{e}");
+        assert!(e.contains("credit outside contributors"), "{e}");
     }
 }

@@ -71,6 +71,9 @@ const PASSING_MENTION: f64 = 0.5;
 /// The order's scale: the order is `1 − e^(−total / ORDER_SCALE)` with
 /// `total = evidence + support + 1.5·path + 0.5·module + 1.5·embedding`.
 const ORDER_SCALE: f64 = 3.0;
+/// A path a memory's text names counts this much of a scope of that path:
+/// the text may name it as an example or in passing.
+const NAMED_PATH: f64 = 0.8;
 
 /// How specific a glob is, `0..=1`: literal segments count 1, segments with
 /// `*` or `?` count ½, `**` counts nothing; over three. `src/**` is weak
@@ -363,10 +366,19 @@ pub fn rank<'a>(
                 m.scope_paths
                     .iter()
                     .filter(|raw| {
-                        let g = Glob::new(raw);
+                        let g = Glob::new(&anywhere(raw));
                         paths.iter().any(|p| path_matches(&g, p))
                     })
                     .map(|raw| specificity(raw))
+                    .chain(
+                        m.named_paths
+                            .iter()
+                            .filter(|raw| {
+                                let g = Glob::new(&anywhere(raw));
+                                paths.iter().any(|p| path_matches(&g, p))
+                            })
+                            .map(|raw| NAMED_PATH * specificity(raw)),
+                    )
                     .fold(0.0, f64::max)
             };
             let module = f64::from(u8::from(m.modules.iter().any(|md| {
@@ -421,6 +433,15 @@ pub fn rank<'a>(
             .then_with(|| a.doc.id.cmp(&b.doc.id))
     });
     out
+}
+
+/// A pattern written in prose as `*/api/*.cs` means an `api` directory
+/// anywhere, as `**/api/*.cs` does.
+fn anywhere(raw: &str) -> std::borrow::Cow<'_, str> {
+    match raw.strip_prefix("*/") {
+        Some(rest) => format!("**/{rest}").into(),
+        None => raw.into(),
+    }
 }
 
 /// Whether a glob matches a path: a relative one as it is, an absolute one

@@ -33,7 +33,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 
 /// Changes whenever the terms of a text change: the on-disk index built
 /// with other terms is rebuilt.
-pub const VERSION: &str = "terms-2";
+pub const VERSION: &str = "terms-3";
 
 static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
 
