@@ -688,6 +688,10 @@ fn body(m: &Memory, matched: &[(String, f64)], room: usize) -> String {
         summary
     };
     if detail.is_empty() || flat_detail == flat_summary || flat_summary.contains(&flat_detail) {
+        // The same words: the detail keeps the lines of a list apart.
+        if flat_detail == flat_summary && detail.contains('\n') && tokens(detail) <= room {
+            return detail.to_owned();
+        }
         return cut_to(summary, room.max(1));
     }
     // A summary made from the start of the detail (whole, or cut with `…`)
@@ -1242,5 +1246,11 @@ mod tests {
         let e = entry(&m, Layer::Summary, &w(&[("handle", 3.0)]), 320);
         assert_eq!(e.matches("written by hand").count(), 1, "{e}");
         assert!(e.contains("credit outside contributors"), "{e}");
+        // A summary that is the list flattened: the list prints as a list.
+        let list =
+            "1. Make the change in the target repo\n1. Create a git commit\n1. Run `e patches`";
+        let m = memory("steps", "Creating patches", &excerpt::flatten(list), list);
+        let e = entry(&m, Layer::Summary, &w(&[("patch", 1.0)]), BODY_TOKENS);
+        assert!(e.contains(list), "{e}");
     }
 }
