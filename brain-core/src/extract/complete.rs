@@ -383,6 +383,10 @@ pub fn named_paths(text: &str, touched: &[String]) -> BTreeSet<String> {
     let text = &without_emphasis(text);
     let mut out = BTreeSet::new();
     for m in PATH_TOKEN.find_iter(text) {
+        // A word with neither a slash nor a dot names no path.
+        if !m.as_str().contains(['/', '.']) {
+            continue;
+        }
         let start = m.start();
         let end = m.end();
         // Part of a URL (`https://…`) or an email.

@@ -374,8 +374,13 @@ pub fn rank<'a>(
                         m.named_paths
                             .iter()
                             .filter(|raw| {
-                                let g = Glob::new(&anywhere(raw));
-                                paths.iter().any(|p| path_matches(&g, p))
+                                // Most named files end differently from every
+                                // task path: no glob to build for them.
+                                let tail = raw.rsplit(['*', '?']).next().unwrap_or(raw);
+                                paths.iter().any(|p| p.ends_with(tail)) && {
+                                    let g = Glob::new(&anywhere(raw));
+                                    paths.iter().any(|p| path_matches(&g, p))
+                                }
                             })
                             .map(|raw| NAMED_PATH * specificity(raw)),
                     )
