@@ -74,30 +74,28 @@ fn score(set: &str, floors: Floors) {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Measured on 2026-11-26 (docs/retrieval.md): R@5 0.62, MRR 0.50, abstain
-/// 15/19; lexical 0.84, paraphrase 0.38; long prompts 0.52, named files
-/// 0.53, pasted logs 0.81, short 0.69. Floors are five points under, or
-/// where a floor was already closer (lexical, 0.81 after 0.86 before the
-/// activity words), kept.
+/// Measured on 2026-11-26 (docs/retrieval.md): R@5 0.66, MRR 0.53, abstain
+/// 15/19; lexical 0.91, paraphrase 0.38; long prompts 0.52, named files
+/// 0.63, pasted logs 0.81, short 0.73. Floors are five points under.
 #[test]
 fn the_dev_set_stays_above_its_floors() {
     score(
         "retrieval-dev",
         &[
-            ("all", "recall@5", 0.57),
-            ("all", "mrr", 0.45),
-            ("abstain", "abstain", 0.73),
-            ("lexical", "recall@5", 0.81),
+            ("all", "recall@5", 0.61),
+            ("all", "mrr", 0.48),
+            ("abstain", "abstain", 0.74),
+            ("lexical", "recall@5", 0.86),
             ("paraphrase", "recall@5", 0.33),
             ("long_prompt", "recall@5", 0.47),
-            ("names_files", "recall@5", 0.48),
+            ("names_files", "recall@5", 0.58),
             ("pasted_log", "recall@5", 0.76),
-            ("short", "recall@5", 0.64),
+            ("short", "recall@5", 0.68),
         ],
     );
 }
 
-/// Measured on 2026-11-26: R@5 0.65, MRR 0.46, abstain 10/16; lexical
+/// Measured on 2026-11-26: R@5 0.65, MRR 0.47, abstain 10/16; lexical
 /// 0.83, paraphrase 0.46; long prompts 0.73, named files 0.50, pasted logs
 /// 0.88, short 0.56. Floors are five points under.
 #[test]
@@ -106,8 +104,8 @@ fn the_held_out_set_stays_above_its_floors() {
         "retrieval-holdout",
         &[
             ("all", "recall@5", 0.60),
-            ("all", "mrr", 0.41),
-            ("abstain", "abstain", 0.57),
+            ("all", "mrr", 0.42),
+            ("abstain", "abstain", 0.58),
             ("lexical", "recall@5", 0.78),
             ("paraphrase", "recall@5", 0.41),
             ("long_prompt", "recall@5", 0.68),
