@@ -442,7 +442,10 @@ pub fn named_paths(text: &str, touched: &[String]) -> BTreeSet<String> {
             if plain_pair || segments.iter().any(|s| s.is_empty() && !raw.ends_with('/')) {
                 continue;
             }
-            if has_ext || raw.contains('*') {
+            if let Some(rest) = raw.strip_prefix("*/") {
+                // `*/api/*.cs` in prose means an `api` directory anywhere.
+                out.insert(format!("**/{rest}"));
+            } else if has_ext || raw.contains('*') {
                 out.insert(raw.to_owned());
             } else {
                 out.insert(format!("{}/**", raw.trim_end_matches('/')));
@@ -592,9 +595,13 @@ fn resolve_in_tree(path: &str, files: &[String]) -> Option<String> {
     if files.is_empty() {
         return None;
     }
-    // A pattern the text wrote as one (`*/api/*.cs`) is a scope whatever
-    // matches it today.
-    if path.contains('*') && !path.starts_with("**/") && !path.ends_with("/**") {
+    // A pattern the text wrote as one (`src/*.rs`, `*/api/*.cs` read as
+    // `**/api/*.cs`) is a scope whatever matches it today.
+    let rest = path.strip_prefix("**/").unwrap_or(path);
+    if rest.contains('*')
+        && (rest.len() == path.len() || rest.contains('/'))
+        && !path.ends_with("/**")
+    {
         return Some(path.to_owned());
     }
     if path.ends_with("/**") {
@@ -774,6 +781,10 @@ mod tests {
                 "Run *Tests.cs files and __init__.py",
                 &["**/*Tests.cs", "**/__init__.py"],
             ),
+            (
+                "Don't edit `*/api/*.cs`, they are generated.",
+                &["**/api/*.cs"],
+            ),
             // Build and resource files of .NET, Bazel, Xcode, snapshots.
             (
                 "Edit eng/Testing.targets, Directory.Build.props and Strings.resx.",
@@ -854,8 +865,8 @@ mod tests {
             ("Gone: `src/old/thing.rs`.", &[], &["src/old/thing.rs"]),
             (
                 "Files under `*/api/*.cs` are generated.",
-                &["*/api/*.cs"],
-                &["*/api/*.cs"],
+                &["**/api/*.cs"],
+                &["**/api/*.cs"],
             ),
         ];
         for (text, with_tree, without) in cases {

@@ -366,7 +366,7 @@ pub fn rank<'a>(
                 m.scope_paths
                     .iter()
                     .filter(|raw| {
-                        let g = Glob::new(&anywhere(raw));
+                        let g = Glob::new(raw);
                         paths.iter().any(|p| path_matches(&g, p))
                     })
                     .map(|raw| specificity(raw))
@@ -378,7 +378,7 @@ pub fn rank<'a>(
                                 // task path: no glob to build for them.
                                 let tail = raw.rsplit(['*', '?']).next().unwrap_or(raw);
                                 paths.iter().any(|p| p.ends_with(tail)) && {
-                                    let g = Glob::new(&anywhere(raw));
+                                    let g = Glob::new(raw);
                                     paths.iter().any(|p| path_matches(&g, p))
                                 }
                             })
@@ -438,15 +438,6 @@ pub fn rank<'a>(
             .then_with(|| a.doc.id.cmp(&b.doc.id))
     });
     out
-}
-
-/// A pattern written in prose as `*/api/*.cs` means an `api` directory
-/// anywhere, as `**/api/*.cs` does.
-fn anywhere(raw: &str) -> std::borrow::Cow<'_, str> {
-    match raw.strip_prefix("*/") {
-        Some(rest) => format!("**/{rest}").into(),
-        None => raw.into(),
-    }
 }
 
 /// Whether a glob matches a path: a relative one as it is, an absolute one
