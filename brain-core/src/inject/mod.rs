@@ -907,7 +907,9 @@ mod tests {
                 "commands",
                 "Build: `./gradlew assemble{Variant}`",
                 "- Build: `./gradlew assemble{Variant}`.",
-                "Section: Commands\n\n- Build: `./gradlew assemble{Variant}`.\n                 - Fix linting/formatting: `./gradlew spotlessApply`\n                 - Run local tests: `./gradlew {variant}Test`",
+                "Section: Commands\n\n- Build: `./gradlew assemble{Variant}`.\n\
+                 - Fix linting/formatting: `./gradlew spotlessApply`\n\
+                 - Run local tests: `./gradlew {variant}Test`",
             ),
             {
                 let mut m = memory(
