@@ -75,7 +75,7 @@ fn score(set: &str, floors: Floors) {
 }
 
 /// Measured on 2026-11-26 (docs/retrieval.md): R@5 0.66, MRR 0.53, abstain
-/// 15/19; lexical 0.91, paraphrase 0.38; long prompts 0.52, named files
+/// 17/19; lexical 0.91, paraphrase 0.38; long prompts 0.52, named files
 /// 0.63, pasted logs 0.81, short 0.73. Floors are five points under.
 #[test]
 fn the_dev_set_stays_above_its_floors() {
@@ -84,7 +84,7 @@ fn the_dev_set_stays_above_its_floors() {
         &[
             ("all", "recall@5", 0.61),
             ("all", "mrr", 0.48),
-            ("abstain", "abstain", 0.74),
+            ("abstain", "abstain", 0.84),
             ("lexical", "recall@5", 0.86),
             ("paraphrase", "recall@5", 0.33),
             ("long_prompt", "recall@5", 0.47),
@@ -95,7 +95,7 @@ fn the_dev_set_stays_above_its_floors() {
     );
 }
 
-/// Measured on 2026-11-26: R@5 0.65, MRR 0.47, abstain 10/16; lexical
+/// Measured on 2026-11-26: R@5 0.65, MRR 0.47, abstain 11/16; lexical
 /// 0.83, paraphrase 0.46; long prompts 0.73, named files 0.50, pasted logs
 /// 0.88, short 0.56. Floors are five points under.
 #[test]
@@ -105,7 +105,7 @@ fn the_held_out_set_stays_above_its_floors() {
         &[
             ("all", "recall@5", 0.60),
             ("all", "mrr", 0.42),
-            ("abstain", "abstain", 0.58),
+            ("abstain", "abstain", 0.63),
             ("lexical", "recall@5", 0.78),
             ("paraphrase", "recall@5", 0.41),
             ("long_prompt", "recall@5", 0.68),

@@ -923,6 +923,22 @@ mod tests {
                 m
             },
             memory(
+                "doc-examples",
+                "Code examples in the docs are tested",
+                "Every runnable example in the documentation is run by `make test-docs`.",
+                "",
+            ),
+            {
+                let mut m = memory(
+                    "guide-style",
+                    "Guides open with what the reader will do",
+                    "Each guide starts with one sentence on the task it walks through.",
+                    "",
+                );
+                m.scope.paths = vec!["docs/guide/**".to_owned()];
+                m
+            },
+            memory(
                 "designer",
                 "The `*.Designer.cs` files match the `*.resx` files of the same name",
                 "If you change resources in a resx, make the matching changes in the `*.Designer.cs` file; \
@@ -1065,6 +1081,66 @@ mod tests {
             "{}",
             s.block
         );
+    }
+
+    #[test]
+    fn an_edit_of_prose_is_governed_by_rules_that_speak_of_documentation() {
+        let components = |task: &str, path: &str, id: &str| {
+            let s = inject(Some(task), &[path.to_owned()]);
+            s.selected
+                .iter()
+                .map(|x| (&x.id, x.components.clone()))
+                .chain(s.near_misses.iter().map(|x| (&x.id, x.components.clone())))
+                .find(|(x, _)| x.as_str() == id)
+                .map_or_else(
+                    || panic!("{task} on {path}: {id} not ranked\n{}", s.block),
+                    |(_, c)| c,
+                )
+        };
+        // (task, path, memory, share of its lexical relevance kept)
+        let cases: &[(&str, &str, &str, f64)] = &[
+            // A rule about code shares one word with an edit of a page.
+            (
+                "note the month partitions in the operations guide",
+                "docs/operations.md",
+                "partitions",
+                0.8,
+            ),
+            // The same words, editing code: all of it.
+            (
+                "note the month partitions in the operations guide",
+                "src/operations.rs",
+                "partitions",
+                1.0,
+            ),
+            // A rule that speaks of documentation governs the page.
+            (
+                "add a runnable example for the month partitions",
+                "docs/operations.md",
+                "doc-examples",
+                1.0,
+            ),
+            // So does one whose scope covers it.
+            (
+                "reword the intro on partitions",
+                "docs/guide/intro.md",
+                "guide-style",
+                1.0,
+            ),
+        ];
+        for (task, path, id, share) in cases {
+            let c = components(task, path, id);
+            let kept = if c.path > 0.0 {
+                1.0
+            } else {
+                c.relevance / c.lexical
+            };
+            assert!(
+                (kept - share).abs() < 1e-9,
+                "{task} on {path}: {id} keeps {kept} of {}, want {share}",
+                c.lexical
+            );
+        }
     }
 
     #[test]

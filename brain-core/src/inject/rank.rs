@@ -75,6 +75,13 @@ const ORDER_SCALE: f64 = 3.0;
 /// the text may name it as an example or in passing.
 const NAMED_PATH: f64 = 0.8;
 
+/// What relevance is left to a memory that neither speaks of documentation
+/// nor names the files when a task edits only prose (`docs/`, `README.md`,
+/// images): a rule that shares one word with such a task ("release notes"
+/// against a release-build rule) is rarely about it; one it matches on many
+/// distinctive words still is.
+const PROSE_EDIT: f64 = 0.8;
+
 /// How specific a glob is, `0..=1`: literal segments count 1, segments with
 /// `*` or `?` count ½, `**` counts nothing; over three. `src/**` is weak
 /// evidence (0.33), `services/*/Dockerfile` strong (0.83),
@@ -172,6 +179,14 @@ pub fn query_terms(task: Option<&str>, paths: &[String]) -> Vec<String> {
     for p in paths {
         let (file, dirs) = terms::path_words(p);
         out.extend(file.into_iter().chain(dirs).map(|(w, _)| w));
+    }
+    let written = task.map(terms::written_paths).unwrap_or_default();
+    if paths
+        .iter()
+        .chain(&written)
+        .any(|p| terms::is_prose_path(p))
+    {
+        out.extend(terms::DOCS_TERMS.iter().map(|t| (*t).to_owned()));
     }
     out.sort();
     out.dedup();
@@ -287,6 +302,7 @@ pub fn rank<'a>(
         }
         v
     };
+    let speaks_of_paths = prose_only(index, &paths);
     let no_tf = vec![0.0; n_terms];
     let mut out: Vec<Scored<'a>> = pool
         .par_iter()
@@ -399,6 +415,12 @@ pub fn rank<'a>(
             let emb = embedding.unwrap_or(0.0);
             let mut relevance = 1.0
                 - (1.0 - lexical) * (1.0 - 0.7 * path) * (1.0 - 0.3 * module) * (1.0 - 0.4 * emb);
+            if speaks_of_paths
+                .as_ref()
+                .is_some_and(|speaks| path == 0.0 && !speaks[position])
+            {
+                relevance *= PROSE_EDIT;
+            }
             // The order saturates far later than relevance: among relevant
             // memories, more evidence still ranks higher.
             let total = evidence + support + 1.5 * path + 0.5 * module + 1.5 * emb;
@@ -438,6 +460,40 @@ pub fn rank<'a>(
             .then_with(|| a.doc.id.cmp(&b.doc.id))
     });
     out
+}
+
+/// When a task edits only prose (every path documentation or an image, see
+/// [`terms::is_prose_path`]): which documents speak of documentation or of
+/// where those files are (hold a word of [`terms::DOCS_TERMS`] or of the
+/// paths' directories),
+/// aligned with `index.docs`. `None` when the task edits code too, or names
+/// no path.
+fn prose_only(index: &Index, paths: &[String]) -> Option<Vec<bool>> {
+    if paths.is_empty() || !paths.iter().all(|p| terms::is_prose_path(p)) {
+        return None;
+    }
+    let mut speaks = vec![false; index.docs.len()];
+    // The directories' words (`handbook/`), not the file name's: a page's
+    // name says what it is about (`Homebrew-on-Linux.md`), not which rules
+    // govern editing it.
+    let path_words = paths.iter().flat_map(|p| {
+        let (_, dirs) = terms::path_words(p);
+        dirs.into_iter().map(|(w, _)| w)
+    });
+    for term in terms::DOCS_TERMS
+        .iter()
+        .map(|t| (*t).to_owned())
+        .chain(path_words)
+    {
+        for p in index.postings.get(&term).map_or(&[][..], Vec::as_slice) {
+            if p.tf > 0.0
+                && let Some(s) = speaks.get_mut(p.doc as usize)
+            {
+                *s = true;
+            }
+        }
+    }
+    Some(speaks)
 }
 
 /// Whether a glob matches a path: a relative one as it is, an absolute one

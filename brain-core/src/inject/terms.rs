@@ -887,6 +887,11 @@ pub fn path_words(path: &str) -> (Weighted, Weighted) {
     (file_words, dir_words)
 }
 
+/// Verbs that say what kind of request a task is when it opens with them
+/// ("Write tests for …", "Create a page …"), and may be what a rule is about
+/// anywhere else ("writes to the cache").
+const OPENING_VERBS: &[&str] = &["write", "create"];
+
 /// Whether a word (lowercased) only says what kind of request a task is.
 fn is_request_word(lower: &str) -> bool {
     static STEMS: LazyLock<Vec<String>> =
@@ -925,12 +930,22 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
             prose.push_str(token);
             prose.push(' ');
         }
-        // Request words are dropped before cutting, on the raw words.
-        for chunk in prose.split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '\'')))
+        // Request words are dropped before cutting, on the raw words; so is
+        // the verb a request opens with ("Write the release notes").
+        let mut opening = true;
+        for raw in
+            prose.split_inclusive(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '\'')))
         {
-            let chunk = chunk.trim_matches(['\'', '-', '_']);
+            let ends_sentence = raw.ends_with(['.', '!', '?', ';', ':']);
+            let chunk = raw
+                .trim_end_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '\'')))
+                .trim_matches(['\'', '-', '_']);
             let lower = chunk.to_lowercase();
-            if lower.is_empty() || is_request_word(&lower) {
+            let opens = opening;
+            let request = lower.is_empty() || is_request_word(&lower);
+            // "Please write …": the verb after a request word still opens.
+            opening = ends_sentence || (opens && request);
+            if request || (opens && OPENING_VERBS.contains(&lower.as_str())) {
                 continue;
             }
             let identifier = chunk.contains(['_', '-'])
@@ -1076,6 +1091,62 @@ fn split_known(term: &str, vocabulary: &dyn Fn(&str) -> bool) -> Option<(String,
         }
     }
     best.map(|(_, a, b)| (a, b))
+}
+
+/// Extensions of files that are read rather than built or run: prose and
+/// images.
+const PROSE_EXTENSIONS: &[&str] = &[
+    "md", "mdx", "markdown", "rst", "adoc", "asciidoc", "png", "jpg", "jpeg", "gif", "webp",
+];
+
+/// Directories that hold documentation or images (a path given as a
+/// directory, `docs/images/`).
+const PROSE_DIRS: &[&str] = &[
+    "doc",
+    "docs",
+    "documentation",
+    "images",
+    "img",
+    "screenshots",
+];
+
+/// Names of prose files that often have no extension.
+const PROSE_NAMES: &[&str] = &["readme", "changelog", "changes", "license", "authors"];
+
+/// Words (stemmed) of a memory that speaks of documentation: it may govern
+/// an edit of prose files (see [`is_prose_path`]).
+pub const DOCS_TERMS: &[&str] = &[
+    "doc",
+    "docs",
+    "document",
+    "readm",
+    "markdown",
+    "md",
+    "mdx",
+    "rst",
+    "changelog",
+    "wiki",
+];
+
+/// Whether a path is documentation or an image, not code: a file with a
+/// prose or image extension (`docs/guide.md`, `CHANGELOG.md`, `logo.png`),
+/// a `README` or `CHANGELOG` without one, or a directory of them
+/// (`docs/images/`). Rules say how to change code; an edit of prose is
+/// governed by rules that speak of documentation or name the file.
+pub fn is_prose_path(path: &str) -> bool {
+    let path = path.trim_end_matches('/');
+    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => {
+            PROSE_EXTENSIONS.contains(&ext) || PROSE_NAMES.contains(&stem)
+        }
+        _ => PROSE_NAMES.contains(&name.as_str()) || PROSE_DIRS.contains(&name.as_str()),
+    }
+}
+
+/// The paths written in a task's text (see [`analyze`]).
+pub fn written_paths(task: &str) -> Vec<String> {
+    task.split_whitespace().filter_map(path_token).collect()
 }
 
 /// Every term a task may need postings for, including those of any split of
@@ -1224,6 +1295,56 @@ mod tests {
             .read_only
         );
         assert!(!analyze("How do I fix the flaky test?", &|_| true).read_only);
+    }
+
+    #[test]
+    fn the_verb_a_request_opens_with_is_dropped_elsewhere_it_counts() {
+        let labels = |task: &str| -> Vec<String> {
+            analyze(task, &|_| true)
+                .groups
+                .into_iter()
+                .map(|g| g.label)
+                .filter(|l| !l.starts_with('~'))
+                .collect()
+        };
+        let cases: &[(&str, &[&str])] = &[
+            ("Write the release notes", &["releas", "note"]),
+            ("Please create a page. Write tests too.", &["page", "test"]),
+            ("- write the changelog entry", &["changelog", "entri"]),
+            (
+                "The cache writes twice; fix it",
+                &["cach", "write", "twice"],
+            ),
+            (
+                "Batch the writes to the index",
+                &["batch", "write", "index"],
+            ),
+        ];
+        for (task, want) in cases {
+            assert_eq!(labels(task), *want, "{task}");
+        }
+    }
+
+    #[test]
+    fn prose_paths_are_documentation_and_images() {
+        let cases: &[(&str, bool)] = &[
+            ("CHANGELOG.md", true),
+            ("docs/guides/retries.md", true),
+            ("docs/images/", true),
+            ("site/logo.PNG", true),
+            ("README", true),
+            ("LICENSE.txt", true),
+            ("docs/", true),
+            ("src/docs.rs", false),
+            ("CMakeLists.txt", false),
+            ("package.json", false),
+            (".github/ISSUE_TEMPLATE/bug.yml", false),
+            ("crates/uv/src/lib.rs", false),
+            ("ext/net/", false),
+        ];
+        for (path, want) in cases {
+            assert_eq!(is_prose_path(path), *want, "{path}");
+        }
     }
 
     #[test]
