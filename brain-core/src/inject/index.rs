@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::terms::for_each_term;
+use super::terms::{self, for_each_term};
 use crate::embed::{ContentHash, content_hash, memory_text};
 use crate::model::{Importance, Memory, MemoryId, MemoryType, Risk, Routing, Status, Validity};
 
@@ -52,6 +52,11 @@ pub struct Doc {
     /// `*.Designer.cs`), tracked or not: a task on such a file is about it.
     /// Directories are left out: overviews name many.
     pub named_paths: Vec<String>,
+    /// The extensions of the files it is a rule for, when it governs whole
+    /// files ("All PHP files use `declare(strict_types=1)`": `php`; "All
+    /// files include the copyright header block": `*`): a task that makes
+    /// such a file is about it. Empty for any other memory.
+    pub file_rules: Vec<String>,
     /// Importance.
     pub importance: Importance,
     /// Risk.
@@ -116,6 +121,7 @@ impl Doc {
             scope_paths: m.scope.paths.clone(),
             modules: m.scope.modules.clone(),
             named_paths: named_files(m),
+            file_rules: file_rules(&format!("{}\n{}", m.title, m.summary)),
             importance: m.importance,
             risk: m.risk,
             validity: m.validity.clone(),
@@ -303,6 +309,86 @@ fn named_files(m: &Memory) -> Vec<String> {
         .collect()
 }
 
+/// Words before "file(s)" that make a phrase about whole files ("all PHP
+/// files", "every non-test file", "new `.go` files").
+const WHOLE_FILES: &[&str] = &["all", "every", "each", "new"];
+
+/// The files a rule governs whole ([`Doc::file_rules`]), from its title and
+/// summary: the extensions (`.ts`) and languages (PHP) named between "all" /
+/// "every" / "each" / "new" and "file(s)", or in the parentheses right
+/// after; `*` when none is named. Test files, generated files and files a
+/// clause picks out ("all files that import …") are not whole files.
+fn file_rules(text: &str) -> Vec<String> {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let word = |t: &str| {
+        t.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '#' | '+' | '-')))
+            .to_lowercase()
+    };
+    let mut out: Vec<String> = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        let w = word(t);
+        if w != "file" && w != "files" {
+            continue;
+        }
+        let Some(start) =
+            (i.saturating_sub(4)..i).find(|&j| WHOLE_FILES.contains(&word(tokens[j]).as_str()))
+        else {
+            continue;
+        };
+        if tokens.get(i + 1).is_some_and(|n| {
+            matches!(
+                word(n).as_str(),
+                "that" | "which" | "where" | "whose" | "under" | "in"
+            )
+        }) {
+            continue;
+        }
+        let mut named: Vec<&str> = tokens[start + 1..i].to_vec();
+        // "(`.ts`, `.tsx`, `.js`)" right after.
+        if tokens.get(i + 1).is_some_and(|n| n.starts_with('(')) {
+            for n in &tokens[i + 1..] {
+                named.push(n);
+                if n.contains(')') {
+                    break;
+                }
+            }
+        }
+        let qualifiers: Vec<String> = named.iter().map(|n| word(n)).collect();
+        if qualifiers.iter().any(|q| {
+            matches!(
+                q.as_str(),
+                "test" | "tests" | "generated" | "changed" | "modified" | "other"
+            )
+        }) {
+            continue;
+        }
+        let mut exts: Vec<String> = Vec::new();
+        for (raw, q) in named.iter().zip(&qualifiers) {
+            let bare = raw.trim_matches(|c: char| matches!(c, '`' | '(' | ')' | ',' | '*'));
+            if let Some(ext) = bare.strip_prefix('.')
+                && !ext.is_empty()
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            {
+                exts.push(ext.to_lowercase());
+            }
+            exts.extend(
+                terms::language_extensions(q)
+                    .iter()
+                    .map(|e| (*e).to_owned()),
+            );
+        }
+        if exts.is_empty() {
+            exts.push("*".to_owned());
+        }
+        for e in exts {
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
 /// Most files a memory's text names that ranking compares with the task's.
 const NAMED_PATHS: usize = 16;
 
@@ -347,6 +433,34 @@ mod tests {
         assert!((index.docs[0].len - 32.0).abs() < 1e-6);
         assert_eq!(index.position(&b.id), Some(1));
         assert_eq!(index.docs[1].text_hash, content_hash(&memory_text(&b)));
+    }
+
+    #[test]
+    fn rules_for_whole_files_name_their_kinds() {
+        let cases: &[(&str, &[&str])] = &[
+            ("All PHP files use `declare(strict_types=1)`.", &["php"]),
+            ("All files include the copyright header block.", &["*"]),
+            (
+                "Add the current year into the copyright header of new `.go` files",
+                &["go"],
+            ),
+            (
+                "**License Headers:** For all new source code files (`.ts`, `.tsx`, `.js`), include the license header.",
+                &["ts", "tsx", "js"],
+            ),
+            (
+                "Sorbet types: every non-test file must have `# typed: strict` at the top",
+                &["*"],
+            ),
+            // Files a clause picks out, tests, and files that are not the point.
+            ("Update all files that import the old client.", &[]),
+            ("All test files end in `_test.go`.", &[]),
+            ("Run the formatter on changed files before committing.", &[]),
+            ("Keep the lock file in sync.", &[]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(file_rules(text), *want, "{text}");
+        }
     }
 
     #[test]

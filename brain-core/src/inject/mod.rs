@@ -923,6 +923,12 @@ mod tests {
                 m
             },
             memory(
+                "strict-types",
+                "All PHP files use `declare(strict_types=1)`",
+                "All PHP files use `declare(strict_types=1)`.",
+                "",
+            ),
+            memory(
                 "doc-examples",
                 "Code examples in the docs are tested",
                 "Every runnable example in the documentation is run by `make test-docs`.",
@@ -1141,6 +1147,21 @@ mod tests {
                 c.lexical
             );
         }
+    }
+
+    #[test]
+    fn a_task_that_makes_a_file_is_shown_the_rules_for_such_files() {
+        let shown = |task: &str| ids(&inject(Some(task), &[])).contains(&"strict-types");
+        assert!(shown(
+            "Create src/Reactant/Services/CounterRecalculator.php that rebuilds counters."
+        ));
+        // Editing an existing file, or making another kind of file.
+        assert!(!shown(
+            "Rebuild the counters in src/Reactant/Services/CounterRecalculator.php."
+        ));
+        assert!(!shown(
+            "Create src/Reactant/Services/counter.ts that rebuilds counters."
+        ));
     }
 
     #[test]

@@ -82,6 +82,14 @@ const NAMED_PATH: f64 = 0.8;
 /// distinctive words still is.
 const PROSE_EDIT: f64 = 0.8;
 
+/// How much a rule for whole files of a kind (`Doc::file_rules`) says about
+/// a task that makes such a file; a rule for every file says
+/// [`ANY_FILE`] of that.
+const FILE_RULE: f64 = 0.8;
+
+/// See [`FILE_RULE`].
+const ANY_FILE: f64 = 0.6;
+
 /// How specific a glob is, `0..=1`: literal segments count 1, segments with
 /// `*` or `?` count ½, `**` counts nothing; over three. `src/**` is weak
 /// evidence (0.33), `services/*/Dockerfile` strong (0.83),
@@ -402,6 +410,7 @@ pub fn rank<'a>(
                     )
                     .fold(0.0, f64::max)
             };
+            let file_rule = file_rule(&m.file_rules, &analysis.created);
             let module = f64::from(u8::from(m.modules.iter().any(|md| {
                 let md = md.to_lowercase();
                 query.modules.iter().any(|q| q.eq_ignore_ascii_case(&md))
@@ -414,7 +423,11 @@ pub fn rank<'a>(
                 .map(|c| ((c - 0.2) / 0.8).clamp(0.0, 1.0));
             let emb = embedding.unwrap_or(0.0);
             let mut relevance = 1.0
-                - (1.0 - lexical) * (1.0 - 0.7 * path) * (1.0 - 0.3 * module) * (1.0 - 0.4 * emb);
+                - (1.0 - lexical)
+                    * (1.0 - 0.7 * path)
+                    * (1.0 - 0.3 * module)
+                    * (1.0 - 0.4 * emb)
+                    * (1.0 - FILE_RULE * file_rule);
             if speaks_of_paths
                 .as_ref()
                 .is_some_and(|speaks| path == 0.0 && !speaks[position])
@@ -423,7 +436,7 @@ pub fn rank<'a>(
             }
             // The order saturates far later than relevance: among relevant
             // memories, more evidence still ranks higher.
-            let total = evidence + support + 1.5 * path + 0.5 * module + 1.5 * emb;
+            let total = evidence + support + 1.5 * path.max(file_rule) + 0.5 * module + 1.5 * emb;
             let mut order = 1.0 - (-total / ORDER_SCALE).exp();
             if query.is_empty() {
                 // No task and no paths: only repository-wide rules that matter.
@@ -445,7 +458,9 @@ pub fn rank<'a>(
                     support,
                     lexical,
                     embedding,
-                    path,
+                    // A file the task makes that a file rule governs is
+                    // evidence of its path.
+                    path: path.max(FILE_RULE * file_rule),
                     module,
                     ..c
                 },
@@ -460,6 +475,29 @@ pub fn rank<'a>(
             .then_with(|| a.doc.id.cmp(&b.doc.id))
     });
     out
+}
+
+/// How much a memory that governs whole files of the kinds `rules` names
+/// ([`Doc::file_rules`]) is about a task that makes the files `created`:
+/// 1 for a file of a kind it names, [`ANY_FILE`] when it names every file.
+fn file_rule(rules: &[String], created: &[String]) -> f64 {
+    if rules.is_empty() {
+        return 0.0;
+    }
+    created
+        .iter()
+        .map(|p| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            let ext = name.rsplit_once('.').map(|(_, e)| e.to_lowercase());
+            if ext.is_some_and(|e| rules.contains(&e)) {
+                1.0
+            } else if rules.iter().any(|r| r == "*") {
+                ANY_FILE
+            } else {
+                0.0
+            }
+        })
+        .fold(0.0, f64::max)
 }
 
 /// When a task edits only prose (every path documentation or an image, see

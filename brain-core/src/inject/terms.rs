@@ -33,7 +33,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 
 /// Changes whenever the terms of a text change: the on-disk index built
 /// with other terms is rebuilt.
-pub const VERSION: &str = "terms-3";
+pub const VERSION: &str = "terms-4";
 
 static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
 
@@ -692,6 +692,8 @@ pub struct QueryText {
     pub paths: Vec<String>,
     /// The task only asks about the code.
     pub read_only: bool,
+    /// Paths the task makes ([`created_paths`]).
+    pub created: Vec<String>,
 }
 
 impl QueryText {
@@ -985,6 +987,7 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
         groups,
         paths,
         read_only: read_only(task),
+        created: created_paths(task),
     }
 }
 
@@ -1147,6 +1150,108 @@ pub fn is_prose_path(path: &str) -> bool {
 /// The paths written in a task's text (see [`analyze`]).
 pub fn written_paths(task: &str) -> Vec<String> {
     task.split_whitespace().filter_map(path_token).collect()
+}
+
+/// The file extensions a language's name stands for (`PHP` → `php`), for
+/// rules that govern every file of a language ("All PHP files use …").
+pub fn language_extensions(word: &str) -> &'static [&'static str] {
+    match word {
+        "go" | "golang" => &["go"],
+        "php" => &["php"],
+        "ruby" => &["rb"],
+        "python" => &["py"],
+        "rust" => &["rs"],
+        "java" => &["java"],
+        "kotlin" => &["kt", "kts"],
+        "swift" => &["swift"],
+        "scala" => &["scala"],
+        "elixir" => &["ex", "exs"],
+        "typescript" => &["ts", "tsx", "mts", "cts"],
+        "javascript" => &["js", "jsx", "mjs", "cjs"],
+        "c#" | "csharp" => &["cs"],
+        "c++" | "cpp" => &["cpp", "cc", "cxx", "h", "hpp"],
+        "shell" | "bash" => &["sh", "bash"],
+        "dart" => &["dart"],
+        _ => &[],
+    }
+}
+
+/// Verbs that, near a path, say the task makes that file ("Create
+/// src/x.php", "Add a developer command cmd/which.rb").
+const CREATE_VERBS: &[&str] = &[
+    "create",
+    "add",
+    "write",
+    "scaffold",
+    "introduce",
+    "generate",
+];
+
+/// Words that put a path in a verb's object as a place, not as the thing
+/// made ("add a check in src/x.rs").
+const PLACE_WORDS: &[&str] = &[
+    "in", "into", "to", "inside", "within", "from", "at", "under", "on", "of", "for", "with",
+    "near", "beside", "next", "via", "by",
+];
+
+/// The paths written in a task that it makes: a path a few words after
+/// "create" / "add" / "write" with no preposition between ("Create
+/// src/x.php", "Add a new file modules/cache.go"), or in a sentence that
+/// says "new file". A file-level rule ("All PHP files use
+/// `declare(strict_types=1)`", "new `.go` files get a copyright header")
+/// governs making it.
+pub fn created_paths(task: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut sentence: Vec<String> = Vec::new();
+    let mut since_verb: Option<usize> = None;
+    let mut placed = false;
+    let mut new_file = false;
+    let mut last_new = false;
+    for token in task.split_whitespace() {
+        let path = path_token(token);
+        let word: String = token
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        if let Some(p) = path {
+            if since_verb.is_some_and(|n| n <= 5) && !placed && !out.contains(&p) {
+                out.push(p.clone());
+            }
+            sentence.push(p);
+        } else if CREATE_VERBS.contains(&word.as_str()) {
+            since_verb = Some(0);
+            placed = false;
+        } else if let Some(n) = since_verb.as_mut() {
+            *n += 1;
+            placed |= PLACE_WORDS.contains(&word.as_str());
+        }
+        if last_new && (word == "file" || word == "files") {
+            new_file = true;
+        }
+        last_new = word == "new";
+        if token.ends_with(['.', '!', '?', ';']) && path_token(token).is_none()
+            || token.ends_with(['!', '?', ';'])
+        {
+            if new_file {
+                for p in sentence.drain(..) {
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+            }
+            sentence.clear();
+            since_verb = None;
+            placed = false;
+            new_file = false;
+        }
+    }
+    if new_file {
+        for p in sentence {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
 }
 
 /// Every term a task may need postings for, including those of any split of
@@ -1322,6 +1427,47 @@ mod tests {
         ];
         for (task, want) in cases {
             assert_eq!(labels(task), *want, "{task}");
+        }
+    }
+
+    #[test]
+    fn paths_a_task_makes_are_the_objects_of_create_verbs() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "Create src/Services/Counter.php that rebuilds counters.",
+                &["src/Services/Counter.php"],
+            ),
+            (
+                "Add a developer command Library/Homebrew/dev-cmd/which-tap.rb that prints the tap.",
+                &["Library/Homebrew/dev-cmd/which-tap.rb"],
+            ),
+            (
+                "Add a new file modules/setting/cache.go with a struct.",
+                &["modules/setting/cache.go"],
+            ),
+            (
+                "Settings go in a new file, modules/setting/cache.go, loaded at start.",
+                &["modules/setting/cache.go"],
+            ),
+            // A place, not the thing made.
+            (
+                "add a null check at the top of AddRedis in src/Redis.cs",
+                &[],
+            ),
+            (
+                "Add a `WithHttpProbe` extension in src/Hosting/Extensions.cs.",
+                &[],
+            ),
+            (
+                "Write tests for the abort handling in httpBatchStreamLink (packages/client/src/link.ts).",
+                &[],
+            ),
+            // Too far from the verb, or in another sentence.
+            ("Add it. src/x.rs is where the lock is.", &[]),
+            ("Fix the crash in src/x.rs", &[]),
+        ];
+        for (task, want) in cases {
+            assert_eq!(created_paths(task), *want, "{task}");
         }
     }
 
