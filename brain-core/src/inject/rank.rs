@@ -436,7 +436,10 @@ pub fn rank<'a>(
             }
             // The order saturates far later than relevance: among relevant
             // memories, more evidence still ranks higher.
-            let total = evidence + support + 1.5 * path.max(file_rule) + 0.5 * module + 1.5 * emb;
+            // A file the task makes that a file rule governs is evidence of
+            // its path.
+            let path_evidence = path.max(FILE_RULE * file_rule);
+            let total = evidence + support + 1.5 * path_evidence + 0.5 * module + 1.5 * emb;
             let mut order = 1.0 - (-total / ORDER_SCALE).exp();
             if query.is_empty() {
                 // No task and no paths: only repository-wide rules that matter.
@@ -458,9 +461,7 @@ pub fn rank<'a>(
                     support,
                     lexical,
                     embedding,
-                    // A file the task makes that a file rule governs is
-                    // evidence of its path.
-                    path: path.max(FILE_RULE * file_rule),
+                    path: path_evidence,
                     module,
                     ..c
                 },
@@ -503,9 +504,8 @@ fn file_rule(rules: &[String], created: &[String]) -> f64 {
 /// When a task edits only prose (every path documentation or an image, see
 /// [`terms::is_prose_path`]): which documents speak of documentation or of
 /// where those files are (hold a word of [`terms::DOCS_TERMS`] or of the
-/// paths' directories),
-/// aligned with `index.docs`. `None` when the task edits code too, or names
-/// no path.
+/// paths' directories), aligned with `index.docs`. `None` when the task
+/// edits code too, or names no path.
 fn prose_only(index: &Index, paths: &[String]) -> Option<Vec<bool>> {
     if paths.is_empty() || !paths.iter().all(|p| terms::is_prose_path(p)) {
         return None;
