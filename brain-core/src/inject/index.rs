@@ -317,7 +317,8 @@ const WHOLE_FILES: &[&str] = &["all", "every", "each", "new"];
 /// summary: the extensions (`.ts`) and languages (PHP) named between "all" /
 /// "every" / "each" / "new" and "file(s)", or in the parentheses right
 /// after; `*` when none is named. Test files, generated files and files a
-/// clause picks out ("all files that import …") are not whole files.
+/// clause or a place picks out ("all files that import …", "new files in
+/// `vendor/`") are not whole files.
 fn file_rules(text: &str) -> Vec<String> {
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let word = |t: &str| {
@@ -338,7 +339,18 @@ fn file_rules(text: &str) -> Vec<String> {
         if tokens.get(i + 1).is_some_and(|n| {
             matches!(
                 word(n).as_str(),
-                "that" | "which" | "where" | "whose" | "under" | "in"
+                "that"
+                    | "which"
+                    | "where"
+                    | "whose"
+                    | "under"
+                    | "in"
+                    | "inside"
+                    | "outside"
+                    | "into"
+                    | "to"
+                    | "from"
+                    | "within"
             )
         }) {
             continue;
@@ -454,6 +466,7 @@ mod tests {
             ),
             // Files a clause picks out, tests, and files that are not the point.
             ("Update all files that import the old client.", &[]),
+            ("Never commit new files to `vendor/`.", &[]),
             ("All test files end in `_test.go`.", &[]),
             ("Run the formatter on changed files before committing.", &[]),
             ("Keep the lock file in sync.", &[]),
