@@ -1201,6 +1201,11 @@ const PLACE_WORDS: &[&str] = &[
 /// `declare(strict_types=1)`", "new `.go` files get a copyright header")
 /// governs making it.
 pub fn created_paths(task: &str) -> Vec<String> {
+    fn keep(out: &mut Vec<String>, p: String) {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
     let mut out: Vec<String> = Vec::new();
     let mut sentence: Vec<String> = Vec::new();
     let mut since_verb: Option<usize> = None;
@@ -1208,13 +1213,12 @@ pub fn created_paths(task: &str) -> Vec<String> {
     let mut new_file = false;
     let mut last_new = false;
     for token in task.split_whitespace() {
-        let path = path_token(token);
         let word: String = token
             .trim_matches(|c: char| !c.is_alphanumeric())
             .to_lowercase();
-        if let Some(p) = path {
-            if since_verb.is_some_and(|n| n <= 5) && !placed && !out.contains(&p) {
-                out.push(p.clone());
+        if let Some(p) = path_token(token) {
+            if since_verb.is_some_and(|n| n <= 5) && !placed {
+                keep(&mut out, p.clone());
             }
             sentence.push(p);
         } else if CREATE_VERBS.contains(&word.as_str()) {
@@ -1224,18 +1228,13 @@ pub fn created_paths(task: &str) -> Vec<String> {
             *n += 1;
             placed |= PLACE_WORDS.contains(&word.as_str());
         }
-        if last_new && (word == "file" || word == "files") {
-            new_file = true;
-        }
+        new_file |= last_new && (word == "file" || word == "files");
         last_new = word == "new";
-        if token.ends_with(['.', '!', '?', ';']) && path_token(token).is_none()
-            || token.ends_with(['!', '?', ';'])
-        {
+        // A path keeps no trailing period: "Create src/x.php." ends here.
+        if token.ends_with(['.', '!', '?', ';']) {
             if new_file {
                 for p in sentence.drain(..) {
-                    if !out.contains(&p) {
-                        out.push(p);
-                    }
+                    keep(&mut out, p);
                 }
             }
             sentence.clear();
@@ -1246,9 +1245,7 @@ pub fn created_paths(task: &str) -> Vec<String> {
     }
     if new_file {
         for p in sentence {
-            if !out.contains(&p) {
-                out.push(p);
-            }
+            keep(&mut out, p);
         }
     }
     out
@@ -1464,6 +1461,7 @@ mod tests {
             ),
             // Too far from the verb, or in another sentence.
             ("Add it. src/x.rs is where the lock is.", &[]),
+            ("Create src/x.php. Then fix src/y.php.", &["src/x.php"]),
             ("Fix the crash in src/x.rs", &[]),
         ];
         for (task, want) in cases {
