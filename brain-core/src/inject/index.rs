@@ -337,21 +337,9 @@ fn file_rules(text: &str) -> Vec<String> {
             continue;
         };
         if tokens.get(i + 1).is_some_and(|n| {
-            matches!(
-                word(n).as_str(),
-                "that"
-                    | "which"
-                    | "where"
-                    | "whose"
-                    | "under"
-                    | "in"
-                    | "inside"
-                    | "outside"
-                    | "into"
-                    | "to"
-                    | "from"
-                    | "within"
-            )
+            let n = word(n);
+            matches!(n.as_str(), "that" | "which" | "where" | "whose")
+                || terms::PLACE_WORDS.contains(&n.as_str())
         }) {
             continue;
         }

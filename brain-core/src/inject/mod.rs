@@ -866,6 +866,11 @@ mod tests {
         m
     }
 
+    fn scoped(mut m: Memory, glob: &str) -> Memory {
+        m.scope.paths = vec![glob.to_owned()];
+        m
+    }
+
     /// A small store of imported rules, as a rule file gives them.
     fn store() -> Vec<Memory> {
         let mut always = memory(
@@ -911,17 +916,16 @@ mod tests {
                  - Fix linting/formatting: `./gradlew spotlessApply`\n\
                  - Run local tests: `./gradlew {variant}Test`",
             ),
-            {
-                let mut m = memory(
+            // As the import writes `*/api/*.cs` of a rule file.
+            scoped(
+                memory(
                     "generated-api",
                     "Don't update files under `*/api/*.cs`",
                     "Don't update files under `*/api/*.cs` (e.g. src/Hosting/api/Hosting.cs) as they are generated.",
                     "",
-                );
-                // As the import writes `*/api/*.cs` of a rule file.
-                m.scope.paths = vec!["**/api/*.cs".to_owned()];
-                m
-            },
+                ),
+                "**/api/*.cs",
+            ),
             memory(
                 "strict-types",
                 "All PHP files use `declare(strict_types=1)`",
@@ -934,16 +938,15 @@ mod tests {
                 "Every runnable example in the documentation is run by `make test-docs`.",
                 "",
             ),
-            {
-                let mut m = memory(
+            scoped(
+                memory(
                     "guide-style",
                     "Guides open with what the reader will do",
                     "Each guide starts with one sentence on the task it walks through.",
                     "",
-                );
-                m.scope.paths = vec!["docs/guide/**".to_owned()];
-                m
-            },
+                ),
+                "docs/guide/**",
+            ),
             memory(
                 "designer",
                 "The `*.Designer.cs` files match the `*.resx` files of the same name",
@@ -1020,8 +1023,7 @@ mod tests {
             assert_eq!(ids(&s).first().copied(), *want, "{task}: {:?}", ids(&s));
             if let Some(want) = want {
                 assert!(s.block.contains(&format!("`{want}`")), "{}", s.block);
-            }
-            if want.is_none() {
+            } else {
                 assert!(
                     s.block.contains("No stored memory is relevant"),
                     "{}",

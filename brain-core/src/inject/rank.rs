@@ -188,12 +188,8 @@ pub fn query_terms(task: Option<&str>, paths: &[String]) -> Vec<String> {
         let (file, dirs) = terms::path_words(p);
         out.extend(file.into_iter().chain(dirs).map(|(w, _)| w));
     }
-    let written = task.map(terms::written_paths).unwrap_or_default();
-    if paths
-        .iter()
-        .chain(&written)
-        .any(|p| terms::is_prose_path(p))
-    {
+    // Paths written in the task get theirs from `candidate_terms`.
+    if paths.iter().any(|p| terms::is_prose_path(p)) {
         out.extend(terms::DOCS_TERMS.iter().map(|t| (*t).to_owned()));
     }
     out.sort();

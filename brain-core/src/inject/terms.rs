@@ -1120,7 +1120,6 @@ const PROSE_NAMES: &[&str] = &["readme", "changelog", "changes", "license", "aut
 /// an edit of prose files (see [`is_prose_path`]).
 pub const DOCS_TERMS: &[&str] = &[
     "doc",
-    "docs",
     "document",
     "readm",
     "markdown",
@@ -1145,11 +1144,6 @@ pub fn is_prose_path(path: &str) -> bool {
         }
         _ => PROSE_NAMES.contains(&name.as_str()) || PROSE_DIRS.contains(&name.as_str()),
     }
-}
-
-/// The paths written in a task's text (see [`analyze`]).
-pub fn written_paths(task: &str) -> Vec<String> {
-    task.split_whitespace().filter_map(path_token).collect()
 }
 
 /// The file extensions a language's name stands for (`PHP` → `php`), for
@@ -1189,7 +1183,7 @@ const CREATE_VERBS: &[&str] = &[
 
 /// Words that put a path in a verb's object as a place, not as the thing
 /// made ("add a check in src/x.rs").
-const PLACE_WORDS: &[&str] = &[
+pub(super) const PLACE_WORDS: &[&str] = &[
     "in", "into", "to", "inside", "within", "from", "at", "under", "on", "of", "for", "with",
     "near", "beside", "next", "via", "by",
 ];
@@ -1269,6 +1263,9 @@ pub fn candidate_terms(task: &str) -> Vec<String> {
     for p in &q.paths {
         let (file, dirs) = path_words(p);
         out.extend(file.into_iter().chain(dirs).map(|(w, _)| w));
+    }
+    if q.paths.iter().any(|p| is_prose_path(p)) {
+        out.extend(DOCS_TERMS.iter().map(|t| (*t).to_owned()));
     }
     out.sort();
     out.dedup();
@@ -1488,6 +1485,10 @@ mod tests {
         ];
         for (path, want) in cases {
             assert_eq!(is_prose_path(path), *want, "{path}");
+        }
+        // Each is a term as the index writes it, or no memory could hold it.
+        for t in DOCS_TERMS {
+            assert_eq!(terms(t), [*t], "{t}");
         }
     }
 
