@@ -74,41 +74,42 @@ fn score(set: &str, floors: Floors) {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Measured on 2026-11-26 (docs/retrieval.md): R@5 0.67, MRR 0.54, abstain
-/// 17/19; lexical 0.91, paraphrase 0.40; long prompts 0.52, named files
-/// 0.67, pasted logs 0.81, short 0.73. Floors are five points under.
+/// Measured on 2026-11-26 (docs/retrieval.md): R@5 0.73, MRR 0.56, abstain
+/// 18/19; lexical 0.96, paraphrase 0.48; long prompts 0.58, named files
+/// 0.77, pasted logs 0.81, short 0.81. Floors are five points under.
 #[test]
 fn the_dev_set_stays_above_its_floors() {
     score(
         "retrieval-dev",
         &[
-            ("all", "recall@5", 0.62),
-            ("all", "mrr", 0.49),
-            ("abstain", "abstain", 0.84),
-            ("lexical", "recall@5", 0.86),
-            ("paraphrase", "recall@5", 0.35),
-            ("long_prompt", "recall@5", 0.47),
-            ("names_files", "recall@5", 0.62),
+            ("all", "recall@5", 0.68),
+            ("all", "mrr", 0.51),
+            ("abstain", "abstain", 0.89),
+            ("lexical", "recall@5", 0.91),
+            ("paraphrase", "recall@5", 0.43),
+            ("long_prompt", "recall@5", 0.53),
+            ("names_files", "recall@5", 0.72),
             ("pasted_log", "recall@5", 0.76),
-            ("short", "recall@5", 0.68),
+            ("short", "recall@5", 0.76),
         ],
     );
 }
 
-/// Measured on 2026-11-26: R@5 0.68, MRR 0.49, abstain 11/16; lexical
-/// 0.83, paraphrase 0.51; long prompts 0.73, named files 0.58, pasted logs
-/// 0.88, short 0.56. Floors are five points under.
+/// Measured on 2026-11-26: R@5 0.70, MRR 0.50, abstain 11/16; lexical
+/// 0.80, paraphrase 0.59; long prompts 0.86, named files 0.54, pasted logs
+/// 0.88, short 0.56. Floors are five points under (or, where a share fell
+/// since, the earlier floor: lexical, named files).
 #[test]
 fn the_held_out_set_stays_above_its_floors() {
     score(
         "retrieval-holdout",
         &[
-            ("all", "recall@5", 0.63),
-            ("all", "mrr", 0.44),
+            ("all", "recall@5", 0.65),
+            ("all", "mrr", 0.45),
             ("abstain", "abstain", 0.63),
             ("lexical", "recall@5", 0.78),
-            ("paraphrase", "recall@5", 0.46),
-            ("long_prompt", "recall@5", 0.68),
+            ("paraphrase", "recall@5", 0.54),
+            ("long_prompt", "recall@5", 0.81),
             ("names_files", "recall@5", 0.53),
             ("pasted_log", "recall@5", 0.83),
             ("short", "recall@5", 0.51),

@@ -958,7 +958,10 @@ mod tests {
     }
 
     fn inject(task: Option<&str>, paths: &[String]) -> Selection {
-        let memories = store();
+        inject_from(&store(), task, paths)
+    }
+
+    fn inject_from(memories: &[Memory], task: Option<&str>, paths: &[String]) -> Selection {
         let refs: Vec<&Memory> = memories.iter().collect();
         let request = Request {
             task,
@@ -1092,6 +1095,51 @@ mod tests {
     }
 
     #[test]
+    fn an_activity_named_in_other_words_finds_the_rules_about_it() {
+        let memories = vec![
+            memory(
+                "formatter",
+                "Run the formatter before every commit",
+                "Run `cargo fmt` before committing; CI rejects unformatted code.",
+                "",
+            ),
+            memory(
+                "reports",
+                "Monthly reports are CSV",
+                "The export format of monthly reports is CSV with a header row.",
+                "",
+            ),
+            memory(
+                "mocks",
+                "We do not use any mocking framework",
+                "Tests build hand-written fakes; no mocking library is a dependency.",
+                "",
+            ),
+        ];
+        // (task, memories shown)
+        let cases: &[(&str, &[&str])] = &[
+            // "Indentation" is formatting: the rule titled by it is shown;
+            // the one that says "format" in passing is not.
+            (
+                "my editor mangled the indentation in src/ledger.rs",
+                &["formatter"],
+            ),
+            // A mocking library named for what it is.
+            (
+                "use Moq to replace the IClock in the ledger tests",
+                &["mocks"],
+            ),
+            // Nothing of either activity: nothing.
+            ("the ledger total is off by one cent", &[]),
+        ];
+        for (task, want) in cases {
+            let s = inject_from(&memories, Some(task), &[]);
+            let got: Vec<&str> = s.selected.iter().map(|x| x.id.as_str()).collect();
+            assert_eq!(got, *want, "{task}\n{}", s.block);
+        }
+    }
+
+    #[test]
     fn an_edit_of_prose_is_governed_by_rules_that_speak_of_documentation() {
         let components = |task: &str, path: &str, id: &str| {
             let s = inject(Some(task), &[path.to_owned()]);
@@ -1133,6 +1181,19 @@ mod tests {
                 "reword the intro on partitions",
                 "docs/guide/intro.md",
                 "guide-style",
+                1.0,
+            ),
+            // A settings or data file is no code either.
+            (
+                "note the month partitions in the retention settings",
+                "deploy/retention.yml",
+                "partitions",
+                0.8,
+            ),
+            (
+                "add a runnable example for the month partitions",
+                "docs/examples.json",
+                "doc-examples",
                 1.0,
             ),
         ];

@@ -61,9 +61,22 @@ const B: f64 = 0.75;
 
 /// `lexical = 1 − e^(−evidence / EVIDENCE_SCALE)`.
 const EVIDENCE_SCALE: f64 = 0.5;
-/// A query group by term position: its weight, how it combines, whether
-/// it can make a memory relevant, and its terms with their weights.
-type GroupTerms = (f64, GroupKind, bool, Vec<(usize, f64)>);
+/// A query group by term position.
+struct GroupTerms {
+    /// Its largest term weight.
+    weight: f64,
+    /// How its terms combine.
+    kind: GroupKind,
+    /// Whether it can make a memory relevant on its own.
+    trigger: bool,
+    /// An activity the task names ([`terms::Group::is_concept`]): it makes
+    /// a memory relevant only where the memory names the activity's word
+    /// as its topic (title, tags, a name written as code), and otherwise
+    /// only supports the order.
+    concept: bool,
+    /// Term positions with their weights.
+    terms: Vec<(usize, f64)>,
+}
 
 /// What a single matched word counts when it is not in the memory's title
 /// or tags.
@@ -285,14 +298,20 @@ pub fn rank<'a>(
                 .iter()
                 .map(|(t, w)| (term_ids[t.as_str()], *w))
                 .collect();
-            (weight, g.kind, g.trigger, terms)
+            GroupTerms {
+                weight,
+                kind: g.kind,
+                trigger: g.trigger && !g.is_concept(),
+                concept: g.is_concept(),
+                terms,
+            }
         })
         .collect();
     // How much each of the task's own words says: its weight times the idf
     // of the word itself (a word no memory uses says the most).
-    let say = |(w, _, trigger, terms): &GroupTerms| {
-        if *trigger {
-            w * terms.first().map_or(0.0, |(i, _)| idf[*i])
+    let say = |g: &GroupTerms| {
+        if g.trigger || g.concept {
+            g.weight * g.terms.first().map_or(0.0, |(i, _)| idf[*i])
         } else {
             0.0
         }
@@ -325,15 +344,14 @@ pub fn rank<'a>(
             let mut on_topic = false;
             let mut matched: Vec<String> = Vec::new();
             for group in &groups {
-                let (_, kind, trigger, terms) = group;
-                let per_term = terms.iter().map(|&(i, w)| {
+                let per_term = group.terms.iter().map(|&(i, w)| {
                     (
                         i,
                         w * idf[i] / idf_max * sat(i),
                         w * idf[i] * (K1 + 1.0) * sat(i),
                     )
                 });
-                let (best, best_bm25, hit) = match kind {
+                let (best, best_bm25, hit) = match group.kind {
                     GroupKind::Any => per_term.fold((0.0f64, 0.0f64, None), |acc, (i, e, b)| {
                         if e > acc.0 { (e, b, Some(i)) } else { acc }
                     }),
@@ -349,10 +367,11 @@ pub fn rank<'a>(
                     }
                 };
                 if best > 0.0 {
-                    if *trigger {
+                    let topic = hit.is_some_and(|i| m.on_topic(term_names[i]));
+                    if group.trigger || group.concept && topic {
                         evidence += best;
                         trigger_groups += 1;
-                        on_topic |= hit.is_some_and(|i| m.on_topic(term_names[i]));
+                        on_topic |= topic;
                     } else {
                         support += best;
                     }
@@ -503,7 +522,11 @@ fn file_rule(rules: &[String], created: &[String]) -> f64 {
 /// paths' directories), aligned with `index.docs`. `None` when the task
 /// edits code too, or names no path.
 fn prose_only(index: &Index, paths: &[String]) -> Option<Vec<bool>> {
-    if paths.is_empty() || !paths.iter().all(|p| terms::is_prose_path(p)) {
+    if paths.is_empty()
+        || !paths
+            .iter()
+            .all(|p| terms::is_prose_path(p) || terms::is_data_path(p))
+    {
         return None;
     }
     let mut speaks = vec![false; index.docs.len()];

@@ -276,142 +276,60 @@ const SYNONYMS: &[&[&str]] = &[
 ];
 
 /// Activities of software work that tasks and rules name in different
-/// words: a phrase of the task (lowercase words, matched whole) pulls in
-/// the words rules use for the activity, as one evidence group at
+/// words (`concepts.txt`, one `task phrases => rule words` line each): a
+/// phrase of the task (lowercase words, matched whole) pulls in the words
+/// rules use for the activity, as one evidence group at
 /// [`CONCEPT_WEIGHT`]. "open a PR" is a pull request, "the indentation" is
 /// formatting, "release notes" a changelog entry, "fails intermittently" a
 /// flaky test. General vocabulary, not of any project.
-const CONCEPTS: &[(&[&str], &[&str])] = &[
-    (
-        &[
-            "open a pr",
-            "open the pr",
-            "pull request",
-            "merge request",
-            "ready for review",
-        ],
-        &["pr", "pull request"],
-    ),
-    (
-        &[
-            "release notes",
-            "release note",
-            "changelog",
-            "change log",
-            "user facing",
-            "behavior change",
-            "behaviour change",
-            "breaking change",
-        ],
-        &["changelog", "changeset", "release notes"],
-    ),
-    (
-        &["lint", "linter", "linting", "lints", "static analysis"],
-        &[
-            "linter",
-            "clippy",
-            "eslint",
-            "rubocop",
-            "ruff",
-            "ktlint",
-            "detekt",
-            "pylint",
-            "flake8",
-            "golangci",
-            "stylelint",
-            "spotless",
-        ],
-    ),
-    (
-        &[
-            "indentation",
-            "indent",
-            "whitespace",
-            "reformat",
-            "formatting",
-            "formatter",
-            "code style",
-        ],
-        &[
-            "format",
-            "formatter",
-            "fmt",
-            "prettier",
-            "rustfmt",
-            "gofmt",
-            "black",
-            "clang",
-            "style",
-        ],
-    ),
-    (
-        &[
-            "flaky",
-            "flakes",
-            "flaking",
-            "intermittent",
-            "intermittently",
-            "fails sometimes",
-            "sometimes fails",
-            "randomly fails",
-            "nondeterministic",
-            "non deterministic",
-        ],
-        &["flaky", "quarantine", "quarantined", "retry"],
-    ),
-    (
-        &["nit", "nits", "nitpick", "nitpicks", "code review"],
-        &["review", "style", "preference"],
-    ),
-    (
-        &[
-            "regression test",
-            "test coverage",
-            "unit test",
-            "unit tests",
-        ],
-        &["test", "tests", "regression"],
-    ),
-    (
-        &[
-            "debug print",
-            "print statement",
-            "print statements",
-            "debug output",
-            "add logging",
-            "println",
-        ],
-        &["debug", "log", "logging", "print"],
-    ),
-    (
-        &[
-            "type check",
-            "typecheck",
-            "type errors",
-            "type error",
-            "mypy",
-            "pyright",
-            "tsc",
-        ],
-        &["typecheck", "type", "types"],
-    ),
-    (
-        &[
-            "rebase",
-            "squash",
-            "tidy the history",
-            "force push",
-            "clean history",
-        ],
-        &["rebase", "squash", "commit", "history"],
-    ),
-    (
-        &[
-            "slow", "slower", "faster", "speed up", "latency", "too long",
-        ],
-        &["performance", "benchmark", "profile"],
-    ),
-];
+static CONCEPTS: LazyLock<Vec<Concept>> =
+    LazyLock::new(|| parse_concepts(include_str!("concepts.txt")));
+
+/// One line of `concepts.txt`: its phrases padded with spaces, ready to be
+/// found in a padded task, and the terms of its rule words.
+#[derive(Debug)]
+struct Concept {
+    phrases: Vec<String>,
+    terms: Vec<String>,
+}
+
+/// Reads the concept table: `#` lines and blank lines are comments; a
+/// phrase is read as its words, so `console.log` is `console log`.
+fn parse_concepts(text: &str) -> Vec<Concept> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once("=>"))
+        .map(|(phrases, related)| {
+            let mut terms_of: Vec<String> = Vec::new();
+            for t in related.split(',').flat_map(terms) {
+                if !terms_of.contains(&t) {
+                    terms_of.push(t);
+                }
+            }
+            Concept {
+                phrases: phrases
+                    .split(',')
+                    .map(padded_words)
+                    .filter(|p| p.len() > 2)
+                    .collect(),
+                terms: terms_of,
+            }
+        })
+        .collect()
+}
+
+/// A text's words, lowercase, between single spaces and with one space
+/// before and after: a phrase is found in a text when its padded words are
+/// in the text's.
+fn padded_words(text: &str) -> String {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    format!(" {} ", words.join(" "))
+}
 
 /// Weight of a concept's words (see [`CONCEPTS`]), against 1 for a word of
 /// the task itself.
@@ -420,28 +338,27 @@ pub const CONCEPT_WEIGHT: f64 = 1.0;
 /// The evidence groups of the activities a task names (see [`CONCEPTS`]),
 /// without the words the task already has.
 fn concept_groups(task: &str, own: &[(String, f64)]) -> Vec<Group> {
-    let words: Vec<String> = task
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    let padded = format!(" {} ", words.join(" "));
+    let padded = padded_words(task);
     let mut out = Vec::new();
-    for (phrases, related) in CONCEPTS {
-        let Some(hit) = phrases.iter().find(|p| padded.contains(&format!(" {p} "))) else {
+    for concept in CONCEPTS.iter() {
+        let Some(hit) = concept.phrases.iter().find(|p| padded.contains(p.as_str())) else {
             continue;
         };
         let mut g = Group {
-            label: format!("~{hit}"),
+            label: format!("~{}", hit.trim()),
             terms: Vec::new(),
             kind: GroupKind::Any,
             trigger: true,
         };
-        for w in *related {
-            for t in terms(w) {
-                if !own.iter().any(|(o, _)| *o == t) && !g.terms.iter().any(|(x, _)| *x == t) {
-                    g.terms.push((t, CONCEPT_WEIGHT));
-                }
+        // Two concepts the task names may share words: each word is
+        // evidence once.
+        for t in &concept.terms {
+            if !own.iter().any(|(o, _)| o == t)
+                && !out
+                    .iter()
+                    .any(|o: &Group| o.terms.iter().any(|(x, _)| x == t))
+            {
+                g.terms.push((t.clone(), CONCEPT_WEIGHT));
             }
         }
         if !g.terms.is_empty() {
@@ -683,6 +600,14 @@ pub struct Group {
     pub trigger: bool,
 }
 
+impl Group {
+    /// Whether the group is an activity the task names in other words
+    /// ([`CONCEPTS`]); its label is the phrase that named it, after `~`.
+    pub fn is_concept(&self) -> bool {
+        self.label.starts_with('~')
+    }
+}
+
 /// A task, analysed.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct QueryText {
@@ -916,6 +841,9 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
         }
     };
     let mut paths: Vec<String> = Vec::new();
+    // The task without its paths and addresses: activities are named in
+    // words, not in `docs/` or `code-signing.md`.
+    let mut all_prose = String::with_capacity(task.len());
     for line in task.lines() {
         let log = is_log_line(line);
         let mut prose = String::with_capacity(line.len());
@@ -932,6 +860,8 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
             prose.push_str(token);
             prose.push(' ');
         }
+        all_prose.push_str(&prose);
+        all_prose.push('\n');
         // Request words are dropped before cutting, on the raw words; so is
         // the verb a request opens with ("Write the release notes").
         let mut opening = true;
@@ -958,7 +888,7 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
             for_each_term(chunk, |t| add(t, weight, &mut counts));
         }
     }
-    let mut groups: Vec<Group> = concept_groups(task, &counts);
+    let mut groups: Vec<Group> = concept_groups(&all_prose, &counts);
     for (term, weight) in counts {
         let mut g = Group {
             label: term.clone(),
@@ -1146,6 +1076,30 @@ pub fn is_prose_path(path: &str) -> bool {
     }
 }
 
+/// Whether a path is a data or settings file (`.yml`, `.json`, `.toml`, a
+/// template), not code.
+pub fn is_data_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && matches!(
+                ext,
+                "yml"
+                    | "yaml"
+                    | "json"
+                    | "jsonc"
+                    | "json5"
+                    | "toml"
+                    | "ini"
+                    | "cfg"
+                    | "conf"
+                    | "tmpl"
+                    | "csv"
+                    | "lock"
+            )
+    })
+}
+
 /// The file extensions a language's name stands for (`PHP` → `php`), for
 /// rules that govern every file of a language ("All PHP files use …").
 pub fn language_extensions(word: &str) -> &'static [&'static str] {
@@ -1277,6 +1231,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_line_of_the_concept_table_is_a_concept() {
+        let text = include_str!("concepts.txt");
+        let lines = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .count();
+        assert_eq!(CONCEPTS.len(), lines, "a line without `=>`");
+        for c in CONCEPTS.iter() {
+            assert!(!c.phrases.is_empty() && !c.terms.is_empty(), "{c:?}");
+        }
+        let parsed =
+            parse_concepts("# a comment\n\nconsole.log, Print It => console.log, debug output\n");
+        assert_eq!(parsed.len(), 1);
+        assert_eq!(parsed[0].phrases, [" console log ", " print it "]);
+        assert_eq!(parsed[0].terms, ["consol", "log", "debug", "output"]);
+    }
+
+    #[test]
     fn activities_pull_in_the_words_rules_use() {
         let cases: &[(&str, Option<&[&str]>)] = &[
             (
@@ -1295,9 +1268,23 @@ mod tests {
                 "the auth test fails intermittently",
                 Some(&["flaki", "quarantin"]),
             ),
+            // A situation told in everyday words, or a tool that implies
+            // the activity.
+            (
+                "it's a staircase of matches four levels deep, flatten it",
+                Some(&["earli", "guard"]),
+            ),
+            ("use Moq to fake the builder", Some(&["mock"])),
             // A word inside another word, or nothing of the table: no group.
             ("fix the blinter widget", None),
-            ("add a column to the invoices table", None),
+            (
+                "add a column to the invoices table",
+                Some(&["migrat", "schema"]),
+            ),
+            ("the total on the invoices page is off by one cent", None),
+            // Words of a path are no activity: `docs/` is where the page
+            // is, `lint-rules.md` its name.
+            ("Update docs/tutorial/lint-rules.md to say 16", None),
         ];
         for (task, want) in cases {
             let q = analyze(task, &|_| true);
@@ -1463,6 +1450,27 @@ mod tests {
         ];
         for (task, want) in cases {
             assert_eq!(created_paths(task), *want, "{task}");
+        }
+    }
+
+    #[test]
+    fn data_paths_are_settings_and_templates() {
+        let cases: &[(&str, bool)] = &[
+            ("package.json", true),
+            (".github/ISSUE_TEMPLATE/bug.yml", true),
+            ("infra/grafana/dashboards/Logs.JSON", true),
+            ("Cargo.toml", true),
+            ("Cargo.lock", true),
+            ("templates/base/footer.tmpl", true),
+            ("tests/specs/npm/__test__.jsonc", true),
+            ("src/config.ts", false),
+            ("eng/Testing.targets", false),
+            ("CMakeLists.txt", false),
+            (".yml", false),
+            ("docs/", false),
+        ];
+        for (path, want) in cases {
+            assert_eq!(is_data_path(path), *want, "{path}");
         }
     }
 
