@@ -90,7 +90,7 @@ const NAMED_PATH: f64 = 0.8;
 
 /// What relevance is left to a memory that neither speaks of documentation
 /// nor names the files when a task edits only prose (`docs/`, `README.md`,
-/// images): a rule that shares one word with such a task ("release notes"
+/// images) or settings (`.yml`, `.json`, `.toml`): a rule that shares one word with such a task ("release notes"
 /// against a release-build rule) is rarely about it; one it matches on many
 /// distinctive words still is.
 const PROSE_EDIT: f64 = 0.8;
@@ -516,8 +516,9 @@ fn file_rule(rules: &[String], created: &[String]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// When a task edits only prose (every path documentation or an image, see
-/// [`terms::is_prose_path`]): which documents speak of documentation or of
+/// When a task edits only prose or settings (every path documentation, an
+/// image or a data file, see [`terms::is_prose_path`] and
+/// [`terms::is_data_path`]): which documents speak of documentation or of
 /// where those files are (hold a word of [`terms::DOCS_TERMS`] or of the
 /// paths' directories), aligned with `index.docs`. `None` when the task
 /// edits code too, or names no path.

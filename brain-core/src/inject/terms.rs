@@ -311,7 +311,7 @@ fn parse_concepts(text: &str) -> Vec<Concept> {
                 phrases: phrases
                     .split(',')
                     .map(padded_words)
-                    .filter(|p| p.len() > 2)
+                    .filter(|p| !p.trim().is_empty())
                     .collect(),
                 terms: terms_of,
             }
@@ -1032,6 +1032,11 @@ const PROSE_EXTENSIONS: &[&str] = &[
     "md", "mdx", "markdown", "rst", "adoc", "asciidoc", "png", "jpg", "jpeg", "gif", "webp",
 ];
 
+/// Extensions of data, settings and template files ([`is_data_path`]).
+const DATA_EXTENSIONS: &[&str] = &[
+    "yml", "yaml", "json", "jsonc", "json5", "toml", "ini", "cfg", "conf", "tmpl", "csv", "lock",
+];
+
 /// Directories that hold documentation or images (a path given as a
 /// directory, `docs/images/`).
 const PROSE_DIRS: &[&str] = &[
@@ -1066,8 +1071,7 @@ pub const DOCS_TERMS: &[&str] = &[
 /// (`docs/images/`). Rules say how to change code; an edit of prose is
 /// governed by rules that speak of documentation or name the file.
 pub fn is_prose_path(path: &str) -> bool {
-    let path = path.trim_end_matches('/');
-    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+    let name = file_name(path);
     match name.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() => {
             PROSE_EXTENSIONS.contains(&ext) || PROSE_NAMES.contains(&stem)
@@ -1079,25 +1083,15 @@ pub fn is_prose_path(path: &str) -> bool {
 /// Whether a path is a data or settings file (`.yml`, `.json`, `.toml`, a
 /// template), not code.
 pub fn is_data_path(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
-    name.rsplit_once('.').is_some_and(|(stem, ext)| {
-        !stem.is_empty()
-            && matches!(
-                ext,
-                "yml"
-                    | "yaml"
-                    | "json"
-                    | "jsonc"
-                    | "json5"
-                    | "toml"
-                    | "ini"
-                    | "cfg"
-                    | "conf"
-                    | "tmpl"
-                    | "csv"
-                    | "lock"
-            )
-    })
+    file_name(path)
+        .rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && DATA_EXTENSIONS.contains(&ext))
+}
+
+/// The last segment of a path (a directory's too), lowercase.
+fn file_name(path: &str) -> String {
+    let path = path.trim_end_matches('/');
+    path.rsplit('/').next().unwrap_or(path).to_lowercase()
 }
 
 /// The file extensions a language's name stands for (`PHP` → `php`), for
