@@ -9,7 +9,7 @@
 //! | the candidate only reports activity or progress ("Fixed a typo", "WIP", "Rebased on main") and states nothing lasting | no durable value | reject, no target |
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
-//! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), no additive wording (unless its title states the new value and it is worded as a change), scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
+//! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), in texts at least `RESTATED` alike or titles that share a word (a version both summaries name as background says nothing), no additive wording (unless its title states the new value and it is worded as a change), scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
 //! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, an additive reference or a repeated claim, or words only it shares with the candidate | novel | accept |
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
 //! | any merge below, when the candidate changes a value of the target | ambiguous overlap | accept |
@@ -347,9 +347,16 @@ fn changed_value<'s>(
                     (additive_free || (c.new_in_title && says_changed))
                         && (c.replaces() || announced)
                         && (c.in_titles
-                            || c.strength.1 >= 2
                             || s.evidence.combined >= RESTATED
-                            || (c.new_in_title && s.evidence.scope == ScopeRelation::Same))
+                            // Otherwise the titles must share a word: "Schema
+                            // changes lock the table on MySQL 8.0" changes
+                            // nothing of "Bulk INSERT with IGNORE blocks
+                            // replication", whatever version both summaries
+                            // say the database runs.
+                            || (s.titles_share
+                                && (c.strength.1 >= 2
+                                    || (c.new_in_title
+                                        && s.evidence.scope == ScopeRelation::Same))))
                 })
         })
         .max_by(|a, b| {

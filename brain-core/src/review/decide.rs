@@ -294,6 +294,9 @@ pub(super) struct Scored {
     pub(super) rules_pair: bool,
     /// The titles share their shape but name different things.
     pub(super) distinct: Option<Distinct>,
+    /// The titles share a word that can tell things apart (not "use",
+    /// "always", "service"): they may be about the same thing.
+    pub(super) titles_share: bool,
     /// Topic words both memories use and no other memory compared with the
     /// candidate does: what the two have in common that nothing else has.
     pub(super) specific: Vec<String>,
@@ -461,6 +464,10 @@ pub(super) fn evidence(
             target_features.claim(),
         ),
         changed,
+        titles_share: features
+            .title_tokens
+            .intersection(&target_features.title_tokens)
+            .any(|w| !subject::generic(&text::root(w))),
         cross_type: candidate.kind != target.kind,
         rules_pair: {
             use crate::model::MemoryType::{Convention, Decision};
@@ -1890,6 +1897,39 @@ mod tests {
             "Streams get no deadline because it kills them; they rely on keepalive pings.",
         );
         assert_eq!(decision, Decision::Accept, "{reason}");
+        // A newer version named in another rule's title changes nothing of
+        // a rule about something else that names the older one.
+        let bulk = memory(
+            "bulk-insert-0001",
+            D,
+            "Bulk INSERT with IGNORE blocks replication",
+            "On our MySQL 5.7 primary a bulk insert with IGNORE stalls the replicas for \
+             minutes; insert in chunks of 1,000 rows instead.",
+            &["svc/**"],
+        );
+        let (relation, decision, reason) = review(
+            bulk.clone(),
+            "Schema changes lock the table on MySQL 8.0",
+            "Now that the primary runs MySQL 8.0, ALTER TABLE still takes a metadata lock; \
+             run it off-peak.",
+        );
+        assert_eq!(
+            (relation, decision),
+            (Relation::Novel, Decision::Accept),
+            "{reason}"
+        );
+        // The same rule with the new version is still a replacement.
+        let (relation, decision, reason) = review(
+            bulk,
+            "Bulk INSERT with IGNORE is harmless on MySQL 8.0",
+            "Now that the primary runs MySQL 8.0, a bulk insert with IGNORE no longer \
+             stalls the replicas.",
+        );
+        assert_eq!(
+            (relation, decision),
+            (Relation::FullReplacement, Decision::Supersede),
+            "{reason}"
+        );
     }
 
     #[test]
