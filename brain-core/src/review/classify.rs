@@ -24,7 +24,9 @@
 //! | anything else above `OVERLAP` | ambiguous overlap | accept |
 //!
 //! Never merged or replaced: a memory whose title has the candidate's shape
-//! but names another thing (*distinct subject*, see `subject.rs`); a memory
+//! but names another thing (*distinct subject*, see `subject.rs`), except
+//! replaced by a changed value when the titles open alike and differ only in
+//! what they say of it; a memory
 //! of another type, except replaced by name; a candidate of the same batch
 //! (filtered before, in `mod.rs`).
 
@@ -208,7 +210,11 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
     if let Some(verdict) = replaced_by_name(&named) {
         return verdict;
     }
-    let live: Vec<&Scored> = named.into_iter().filter(|s| s.distinct.is_none()).collect();
+    let live: Vec<&Scored> = named
+        .iter()
+        .copied()
+        .filter(|s| s.distinct.is_none())
+        .collect();
     // A verbatim copy of a stored memory brings no new value, even when a
     // look-alike states an older one: the copy already says it.
     let verbatim = live
@@ -216,7 +222,7 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
         .any(|s| !s.cross_type && s.evidence.combined >= DUPLICATE && s.changed.is_none());
     if !verbatim
         && let Some(changed) = changed_value(
-            &live,
+            &named,
             features.announces_replacement(),
             features.additive_wording_free(),
             features.says_changed(),
@@ -338,7 +344,12 @@ fn changed_value<'s>(
 ) -> Option<&'s Scored> {
     live.iter()
         .filter(|s| {
+            // A title that opens like the target's and says something else
+            // of it ("ADD COLUMN … is cheap since the PG16 upgrade" / "ADD
+            // COLUMN with DEFAULT rewrites the table") is about the same
+            // thing; one that opens with another subject is not.
             !s.cross_type
+                && s.distinct.as_ref().is_none_or(|d| !d.leading)
                 && s.evidence.scope != ScopeRelation::Disjoint
                 && s.evidence.newer
                 && s.changed.as_ref().is_some_and(|c| {

@@ -1933,6 +1933,44 @@ mod tests {
     }
 
     #[test]
+    fn a_title_that_says_something_else_of_its_subject_after_a_change() {
+        let stored = [memory(
+            "add-column-0001",
+            MemoryType::Gotcha,
+            "ADD COLUMN with DEFAULT rewrites the table",
+            "On our Postgres 10 cluster a new column with a default rewrites the whole \
+             table under an exclusive lock; add it nullable and backfill instead.",
+            &[],
+        )];
+        let review = |title: &str| {
+            let mut m = memory(
+                "candidate-ffff",
+                MemoryType::Gotcha,
+                title,
+                "Now that the cluster is on Postgres 16, a constant default is stored in \
+                 the catalog and takes no lock worth mentioning.",
+                &[],
+            );
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            Reviewer::new(stored.iter()).review(&m)
+        };
+        // The titles open alike and differ in what they say of it ("cheap"
+        // where it says "rewrites"): the same subject, and a value of it
+        // changed, so the newer memory replaces the older.
+        let out = review("ADD COLUMN ... DEFAULT is cheap since the PG16 upgrade");
+        assert_eq!(
+            (out.relation, out.decision),
+            (Relation::FullReplacement, Decision::Supersede),
+            "{out:#?}"
+        );
+        assert!(out.reason.contains("from 10 to 16"), "{}", out.reason);
+        // A title that opens with another subject is another memory.
+        let out = review("DROP COLUMN is cheap since the PG16 upgrade");
+        assert_eq!(out.decision, Decision::Accept, "{out:#?}");
+    }
+
+    #[test]
     fn temporary_wording_is_reported() {
         let stored = store();
         let reviewer = Reviewer::new(stored.iter());
