@@ -9,7 +9,8 @@
 //! | the candidate only reports activity or progress ("Fixed a typo", "WIP", "Rebased on main") and states nothing lasting | no durable value | reject, no target |
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
-//! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), in texts at least `RESTATED` alike or titles that share a word (a version both summaries name as background says nothing), no additive wording (unless its title states the new value and it is worded as a change), scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
+//! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), in texts at least `RESTATED` alike or titles that share a word (a version both summaries name as background says nothing), not an exception carved out of part of the target's scope ("Exception: …", "every other … still"), no additive wording (unless its title states the new value and it is worded as a change), scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
+//! | the two rules above point at two memories, the title states the new value and the memory holding the old one is the closer ("Dev Redis moved to host port 56380": the port rule, not the `make dev` rule the words before "moved to" also name) | full replacement | supersede that one |
 //! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, an additive reference or a repeated claim, or words only it shares with the candidate | novel | accept |
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
 //! | any merge below, when the candidate changes a value of the target | ambiguous overlap | accept |
@@ -207,28 +208,13 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
                 && (s.replaced_words >= 2 || s.distinct.as_ref().is_none_or(|d| !d.leading))
         })
         .collect();
-    if let Some(verdict) = replaced_by_name(&named) {
-        return verdict;
-    }
     let live: Vec<&Scored> = named
         .iter()
         .copied()
         .filter(|s| s.distinct.is_none())
         .collect();
-    // A verbatim copy of a stored memory brings no new value, even when a
-    // look-alike states an older one: the copy already says it.
-    let verbatim = live
-        .iter()
-        .any(|s| !s.cross_type && s.evidence.combined >= DUPLICATE && s.changed.is_none());
-    if !verbatim
-        && let Some(changed) = changed_value(
-            &named,
-            features.announces_replacement(),
-            features.additive_wording_free(),
-            features.says_changed(),
-        )
-    {
-        return supersede(changed);
+    if let Some(replaced) = replaced(features, &named, &live) {
+        return supersede(replaced);
     }
     // Merging: the same type, in a scope that touches the candidate's (or an
     // elaboration naming what only the target names, wherever it lives).
@@ -336,12 +322,11 @@ fn added<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
 /// runs moved to a new vendor" changing "Pixel 6" to "Pixel 7") about two
 /// words both values are about or in texts at least [`RESTATED`] alike. The
 /// strongest match wins, then the closest.
-fn changed_value<'s>(
-    live: &[&'s Scored],
-    announced: bool,
-    additive_free: bool,
-    says_changed: bool,
-) -> Option<&'s Scored> {
+fn changed_value<'s>(live: &[&'s Scored], features: &Features) -> Option<&'s Scored> {
+    let announced = features.announces_replacement();
+    let additive_free = features.additive_wording_free();
+    let says_changed = features.says_changed();
+    let exception = features.carves_exception();
     live.iter()
         .filter(|s| {
             // A title that opens like the target's and says something else
@@ -351,6 +336,9 @@ fn changed_value<'s>(
             !s.cross_type
                 && s.distinct.as_ref().is_none_or(|d| !d.leading)
                 && s.evidence.scope != ScopeRelation::Disjoint
+                // A value set otherwise for part of the target's scope, in
+                // words of an exception, is the exception, not a new rule.
+                && !(exception && s.evidence.scope == ScopeRelation::Narrower)
                 && s.evidence.newer
                 && s.changed.as_ref().is_some_and(|c| {
                     // "also" elsewhere adds to the change a title announces
@@ -380,11 +368,45 @@ fn changed_value<'s>(
         .copied()
 }
 
+/// The memory the candidate replaces, by name (see [`replaced_by_name`]) or
+/// by a changed value (see [`changed_value`]). When the two differ, the
+/// value wins if the candidate's title states the new value and the memory
+/// holding the old one is the closer: "Dev Postgres moved to host port
+/// 55432" replaces "Local Postgres listens on 5433", not "make dev starts
+/// the whole stack" (with postgres, redis and mailpit), which the words
+/// before "moved to" name as well.
+fn replaced<'s>(
+    features: &Features,
+    named: &[&'s Scored],
+    live: &[&'s Scored],
+) -> Option<&'s Scored> {
+    let by_name = replaced_by_name(named);
+    // A verbatim copy of a stored memory brings no new value, even when a
+    // look-alike states an older one: the copy already says it.
+    let verbatim = live
+        .iter()
+        .any(|s| !s.cross_type && s.evidence.combined >= DUPLICATE && s.changed.is_none());
+    let by_value = (!verbatim)
+        .then(|| changed_value(named, features))
+        .flatten();
+    match (by_name, by_value) {
+        (Some(n), Some(v))
+            if !n.evidence.lineage_link
+                && v.changed.as_ref().is_some_and(|c| c.new_in_title)
+                && v.evidence.combined > n.evidence.combined =>
+        {
+            Some(v)
+        }
+        (Some(n), _) => Some(n),
+        (None, v) => v,
+    }
+}
+
 /// Replacement or move wording about a stored memory, a lineage link, or a
 /// replacement clause restating its title: the candidate replaces it. Among
 /// several, the one whose words the replacement names most, then the
 /// closest.
-fn replaced_by_name(live: &[&Scored]) -> Option<Verdict> {
+fn replaced_by_name<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
     // "We no longer <the memory's title>": replaced, however new the rest is,
     // and although the replacement lives partly elsewhere.
     if let Some(restated) = live.iter().find(|s| {
@@ -393,7 +415,7 @@ fn replaced_by_name(live: &[&Scored]) -> Option<Verdict> {
             && s.evidence.combined >= RESTATED
             && (wide_enough(s.evidence.scope) || s.evidence.scope == ScopeRelation::Overlapping)
     }) {
-        return Some(supersede(restated));
+        return Some(restated);
     }
     // Wording only in the summary ("read it from the primary instead of the
     // replica") must be about the same thing; a title that announces the
@@ -423,7 +445,7 @@ fn replaced_by_name(live: &[&Scored]) -> Option<Verdict> {
                 .then(a.evidence.combined.total_cmp(&b.evidence.combined))
                 .then(b.evidence.target.cmp(&a.evidence.target))
         })?;
-    Some(supersede(named))
+    Some(named)
 }
 
 /// The one memory whose claim the candidate repeats (see

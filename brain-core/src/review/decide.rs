@@ -175,6 +175,12 @@ impl Features {
     }
 
     /// Whether the text says a value changed ("now", "raised to").
+    /// Whether the text carves an exception out of a rule (see
+    /// [`text::EXCEPTION_WORDING`]).
+    pub(super) fn carves_exception(&self) -> bool {
+        !find_phrases(&self.text, text::EXCEPTION_WORDING).is_empty()
+    }
+
     pub(super) fn says_changed(&self) -> bool {
         self.values.change_worded
     }
@@ -1967,6 +1973,106 @@ mod tests {
         assert!(out.reason.contains("from 10 to 16"), "{}", out.reason);
         // A title that opens with another subject is another memory.
         let out = review("DROP COLUMN is cheap since the PG16 upgrade");
+        assert_eq!(out.decision, Decision::Accept, "{out:#?}");
+    }
+
+    #[test]
+    fn which_memory_a_change_replaces() {
+        use MemoryType::{Convention, Gotcha};
+        let review = |stored: &[Memory], title: &str, summary: &str, paths: &[&str]| {
+            let mut m = memory("candidate-ffff", Gotcha, title, summary, paths);
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            Reviewer::new(stored.iter()).review(&m)
+        };
+        // The words before "moved to" name two memories; the one whose value
+        // the title changes, and which is the closer, is replaced.
+        let stored = [
+            memory(
+                "make-dev-0001",
+                Convention,
+                "make dev starts the whole stack",
+                "make dev runs docker compose up with postgres, redis and mailpit.",
+                &["Makefile", "docker-compose.yml"],
+            ),
+            memory(
+                "redis-port-0001",
+                Gotcha,
+                "Local Redis listens on 6380",
+                "docker-compose maps redis to host port 6380 so it does not clash with a \
+                 Homebrew Redis on 6379; REDIS_URL in .env.example uses localhost:6380.",
+                &["docker-compose.yml", ".env.example"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            "Dev Redis moved to host port 56380",
+            "6380 clashed with another compose stack, so docker-compose.yml now publishes \
+             redis on 56380 and .env.example uses localhost:56380.",
+            &["docker-compose.yml", ".env.example"],
+        );
+        assert_eq!(
+            (out.decision, out.targets.as_slice()),
+            (
+                Decision::Supersede,
+                &[MemoryId::new("redis-port-0001").unwrap()][..]
+            ),
+            "{out:#?}"
+        );
+        // A value set otherwise for part of the rule's scope, worded as an
+        // exception, does not replace the rule everywhere else.
+        let stored = [
+            memory(
+                "offsets-0001",
+                Gotcha,
+                "Commit offsets only after processing",
+                "Consumers set enable.auto.commit=false and commit after the record is \
+                 processed, so a crash means redelivery, not loss.",
+                &["consumers/**"],
+            ),
+            memory(
+                "group-ids-0001",
+                Convention,
+                "Consumer group ids are service.topic",
+                "Never reuse a group id across services.",
+                &[],
+            ),
+        ];
+        let out = review(
+            &stored,
+            "Exception: the metrics mirror consumer keeps auto-commit",
+            "consumers/metrics_mirror deliberately keeps enable.auto.commit=true: it only \
+             forwards events to the cold-storage bucket, losing a few after a crash is \
+             acceptable, and committing by hand halved its throughput. Every other consumer \
+             must still commit offsets after processing.",
+            &["consumers/metrics_mirror/**"],
+        );
+        assert_ne!(out.decision, Decision::Supersede, "{out:#?}");
+        // "X is deprecated on Python 3.12" retires X, not what else the
+        // platform version changed.
+        let stored = [
+            memory(
+                "distutils-0001",
+                Gotcha,
+                "Python 3.12 removed distutils",
+                "After the 3.12 upgrade legacy/setup.py imports setup from setuptools.",
+                &["legacy/setup.py"],
+            ),
+            memory(
+                "images-0001",
+                Convention,
+                "Python 3.12 in all images",
+                "Base image python:3.12-slim; CI tests 3.12 only.",
+                &["Dockerfile"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            "datetime.utcnow() is deprecated on Python 3.12",
+            "It emits DeprecationWarning, which pytest turns into errors; use \
+             datetime.now(UTC).",
+            &["pyproject.toml"],
+        );
         assert_eq!(out.decision, Decision::Accept, "{out:#?}");
     }
 

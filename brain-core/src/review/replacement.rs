@@ -496,6 +496,19 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
                 Side::After | Side::From => vec![after],
                 Side::Before if before.is_empty() => vec![after],
                 Side::Before => vec![before],
+                // "X is deprecated on Python 3.12": after a form of "be"
+                // the phrase says what X is; what follows is when or where.
+                // A move keeps both sides: where from comes after it.
+                Side::Both
+                    if start > 0 && BE.contains(&raw[start - 1].as_str()) && retires(phrase) =>
+                {
+                    let subject = object_words(clause[..start - 1].iter().rev());
+                    if subject.is_empty() {
+                        vec![before, after]
+                    } else {
+                        vec![subject]
+                    }
+                }
                 Side::Both => vec![before, after],
             };
             out.push(Replaced {
@@ -534,8 +547,12 @@ mod tests {
                 &[("deprecated", &[&["ingress", "nginx"]])],
             ),
             (
+                "datetime.utcnow() is deprecated on Python 3.12",
+                &[("deprecated", &[&["datetime", "utcnow"]])],
+            ),
+            (
                 "Heroku review apps were switched off in March.",
-                &[("switched off", &[&["heroku", "review", "apps"], &["march"]])],
+                &[("switched off", &[&["heroku", "review", "apps"]])],
             ),
             (
                 "A missing key is replaced by the raw key.",

@@ -511,10 +511,14 @@ pub(super) fn clause_texts(text: &str) -> Vec<&str> {
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         let next = chars.peek().map(|&(_, n)| n);
-        let boundary = matches!(
+        // The empty parentheses of a call (`datetime.utcnow()`) are part of
+        // its name, not the end of a clause.
+        let call = (c == '(' && next == Some(')')) || (c == ')' && prev == '(');
+        let boundary = (matches!(
             c,
             ',' | ';' | ':' | '!' | '?' | '(' | ')' | '\n' | '\u{2013}' | '\u{2014}'
-        ) || (c == '.' && next.is_none_or(char::is_whitespace))
+        ) && !call)
+            || (c == '.' && next.is_none_or(char::is_whitespace))
             || (c == '-' && prev.is_whitespace() && next.is_some_and(char::is_whitespace));
         if boundary {
             out.push(&text[start..i]);
@@ -614,6 +618,17 @@ pub const ADDITIVE_WORDING: &[&str] = &[
     "extends",
     "on top of",
     "besides",
+];
+
+/// Wording that carves an exception out of a rule ("Exception: the audit
+/// consumer keeps auto-commit", "every other consumer must still …").
+pub const EXCEPTION_WORDING: &[&str] = &[
+    "exception",
+    "except",
+    "exempt",
+    "every other",
+    "all other",
+    "everywhere else",
 ];
 
 /// Wording that marks knowledge as temporary.
