@@ -22,6 +22,7 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "deprecated",
     "switch from",
     "switched from",
+    "switched to",
     "migrate from",
     "migrated from",
     "moved away from",
@@ -187,7 +188,7 @@ fn object_side(phrase: &str) -> Side {
         | "were removed" | "been removed" | "was deleted" | "were deleted" | "been deleted"
         | "was dropped" | "were dropped" | "is legacy" | "are legacy" | "removed" | "renamed to"
         | "will be deleted" | "will be removed" | "will be dropped" | "will be retired"
-        | "being removed" => {
+        | "being removed" | "switched to" => {
             Side::Before
         }
         "deprecated" | "switched off" | "turned off" | "shut down" | "phased out"
@@ -494,6 +495,9 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             let sides = match object_side(phrase) {
                 Side::After if after.is_empty() => vec![before],
                 Side::After | Side::From => vec![after],
+                // "Switched to the Input System package" names the new
+                // thing only: what it replaces is what the memory is about.
+                Side::Before if phrase == "switched to" => vec![before],
                 Side::Before if before.is_empty() => vec![after],
                 Side::Before => vec![before],
                 // "X is deprecated on Python 3.12": after a form of "be"

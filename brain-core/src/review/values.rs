@@ -34,6 +34,9 @@ pub(super) enum Amount {
     Version(Vec<u64>),
     /// A boolean set or defaulted.
     Bool(bool),
+    /// A named setting written as a constant after "is" or "to"
+    /// ("compatibility is `BACKWARD`", "isolation set to READ_COMMITTED").
+    Name(String),
 }
 
 impl Amount {
@@ -44,7 +47,9 @@ impl Amount {
             (Amount::Number { dim: a, .. }, Amount::Number { dim: b, .. }) => {
                 a == b || ((a.is_empty() || b.is_empty()) && *a != "clock" && *b != "clock")
             }
-            (Amount::Version(_), Amount::Version(_)) | (Amount::Bool(_), Amount::Bool(_)) => true,
+            (Amount::Version(_), Amount::Version(_))
+            | (Amount::Bool(_), Amount::Bool(_))
+            | (Amount::Name(_), Amount::Name(_)) => true,
             (Amount::Version(_), Amount::Number { dim, .. })
             | (Amount::Number { dim, .. }, Amount::Version(_)) => dim.is_empty(),
             _ => false,
@@ -59,6 +64,7 @@ impl Amount {
             }
             (Amount::Version(a), Amount::Version(b)) => a == b,
             (Amount::Bool(a), Amount::Bool(b)) => a == b,
+            (Amount::Name(a), Amount::Name(b)) => a.eq_ignore_ascii_case(b),
             _ => false,
         }
     }
@@ -432,6 +438,12 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         {
             // "defaults to false": a default, told apart from "=false".
             found = Some((b, core.to_owned(), Some("default".to_owned()), false));
+        } else if let Some(name) = constant(core)
+            && i > 0
+            && ["is", "to", "now", "="].contains(&raw[i - 1].to_lowercase().as_str())
+        {
+            // "compatibility is now BACKWARD_TRANSITIVE".
+            found = Some((Amount::Name(name), core.to_owned(), None, false));
         }
         if let Some((amount, written, counted, named)) = found {
             out.push(value(amount, written, counted, named, &before));
@@ -599,6 +611,7 @@ pub(super) fn frame_tokens(title: &str) -> Vec<String> {
                 Amount::Number { dim, .. } => dim,
                 Amount::Version(_) => "",
                 Amount::Bool(_) => "bool",
+                Amount::Name(_) => "name",
             };
             if unitless {
                 if let Some((_, d)) = word(1).and_then(unit) {
@@ -664,6 +677,20 @@ fn before_is_setting(before: &[&str]) -> bool {
         .collect();
     last.first().is_some_and(|w| w == "to" || w == "is")
         && last.get(1).is_some_and(|w| w == "default" || w == "set")
+}
+
+/// A constant's name: upper-case letters, digits and underscores, with at
+/// least three letters (`BACKWARD`, `READ_COMMITTED`), not a bare acronym
+/// of two.
+fn constant(word: &str) -> Option<String> {
+    let word = word.trim_matches('`');
+    let letters = word.chars().filter(char::is_ascii_uppercase).count();
+    (letters >= 3
+        && word.starts_with(|c: char| c.is_ascii_uppercase())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+    .then(|| word.to_owned())
 }
 
 fn boolean(word: &str) -> Option<Amount> {
