@@ -5,7 +5,7 @@
 //!
 //! | condition | relation | decision |
 //! | --- | --- | --- |
-//! | a `dismissed` memory of any type is repeated: verbatim, or reworded when it is the closest, at least `OVERLAP` alike with whole texts alike or an identifier both name, and the candidate neither contradicts it nor negates what both name (see [`rejected_repeat`]) | duplicate | reject |
+//! | a `dismissed` memory of any type is repeated: verbatim, or with a body more alike than its title (see the bodies rule below), or reworded when it is the closest, at least `OVERLAP` alike with whole texts alike or an identifier both name, and the candidate neither contradicts it nor negates what both name (see [`rejected_repeat`]) | duplicate | reject |
 //! | the candidate only reports activity or progress ("Fixed a typo", "WIP", "Rebased on main") and states nothing lasting | no durable value | reject, no target |
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
@@ -22,6 +22,7 @@
 //! | candidate scope narrower than the target's (and not made of paths the target lists itself) and `combined ≥ RELATED` | possible split | accept |
 //! | `combined ≥ RELATED` (or same identity), `summary ≥ OVERLAP`, adds information, no close runner-up | additive update | merge |
 //! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, and the titles do not name two tools of one kind (pnpm / Cargo) | duplicate | merge |
+//! | bodies more alike than titles (summary ≥ `BODY_ALIKE` and `BODY_OVER_TITLE` above the title: the same knowledge told from another side, where a look-alike keeps the title's shape), no close runner-up, no tools of one kind, a title that announces no change | duplicate (additive update when it adds) | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept |
 //!
 //! Never merged or replaced: a memory whose title has the candidate's shape
@@ -43,6 +44,16 @@ use super::{Decision, Evidence, Relation, ReviewOutcome, ScopeRelation};
 /// Combined similarity below which words only two memories share do not make
 /// them one.
 const SPECIFIC_FLOOR: f64 = 0.1;
+
+/// Summary similarity from which bodies more alike than their titles (by
+/// [`BODY_OVER_TITLE`]) say the same knowledge.
+const BODY_ALIKE: f64 = 0.4;
+
+/// How much more alike the bodies must be than the titles: between the
+/// look-alike of the review corpus with the most alike body (0.056 above its
+/// title: `clippy` / `rustfmt` lint jobs) and the rephrasing with the least
+/// (0.078).
+const BODY_OVER_TITLE: f64 = 0.07;
 
 /// Summary similarity below which words only two memories share do not make
 /// them the same knowledge in other words: a rephrasing restates the body,
@@ -95,6 +106,19 @@ fn rejected_repeat(all: &[&Scored]) -> Option<Verdict> {
         .find(|s| s.evidence.combined >= DUPLICATE)
     {
         (s, format!("similarity {:.2}", s.evidence.combined))
+    } else if let Some(s) = all
+        .iter()
+        .filter(dismissed)
+        .filter(|s| s.opposite.is_none() && !s.negates_shared && !s.tools_apart)
+        .find(|s| bodies_alike(&s.evidence))
+    {
+        (
+            s,
+            format!(
+                "the bodies say the same (summary {:.2}, title {:.2})",
+                s.evidence.summary, s.evidence.title
+            ),
+        )
     } else {
         let s = all
             .first()
@@ -574,7 +598,39 @@ fn merge_or_split(
     {
         return Some(tied(scored, false));
     }
+    // The same knowledge told from another side (see `bodies_alike`).
+    // A title that announces a change ("… renamed to …") may replace the
+    // target: that is for a person to tell, not a merge.
+    if bodies_alike(best)
+        && !features.announces_replacement()
+        && !runner_up_close
+        && !scored.tools_apart
+    {
+        let (relation, what) = if additive {
+            (Relation::AdditiveUpdate, "adds to")
+        } else {
+            (Relation::Duplicate, "repeats")
+        };
+        return Some((
+            relation,
+            Decision::Merge,
+            target,
+            best.combined,
+            format!(
+                "{what} `{}`: the bodies say the same (summary {:.2}, title {:.2}): merge into it",
+                best.target, best.summary, best.title
+            ),
+        ));
+    }
     None
+}
+
+/// Bodies more alike than the titles: the same knowledge told from another
+/// side ("Prod terraform only via Atlantis" / "Never terraform apply against
+/// prod from a laptop"). A look-alike is the other way round: it keeps the
+/// title's shape and says something else in its body.
+fn bodies_alike(e: &Evidence) -> bool {
+    e.summary >= BODY_ALIKE && e.summary >= e.title + BODY_OVER_TITLE
 }
 
 /// A merge into the target of a candidate worded differently but naming the

@@ -361,8 +361,16 @@ impl Scored {
     /// [`SAME_TOPIC_TEXT`]; with the combined similarity at least
     /// [`RESTATED`].
     pub(super) fn same_topic(&self) -> bool {
+        // A code phrase both quote (`import * as Icons`) says as much as
+        // two names.
+        let phrase = self
+            .shared
+            .iter()
+            .any(|t| t.starts_with('`') && t.trim_matches('`').contains(' '));
         self.evidence.combined >= RESTATED
-            && (self.shared.len() >= 2 || (self.shared.len() == 1 && self.whole >= SAME_TOPIC_TEXT))
+            && (self.shared.len() >= 2
+                || phrase
+                || (self.shared.len() == 1 && self.whole >= SAME_TOPIC_TEXT))
     }
 
     pub(super) fn shared_list(&self) -> String {
@@ -2074,6 +2082,74 @@ mod tests {
             &["pyproject.toml"],
         );
         assert_eq!(out.decision, Decision::Accept, "{out:#?}");
+    }
+
+    #[test]
+    fn bodies_that_say_the_same() {
+        use MemoryType::Convention;
+        let review = |stored: &[Memory], title: &str, summary: &str| {
+            let mut m = memory("candidate-ffff", Convention, title, summary, &["web/**"]);
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            Reviewer::new(stored.iter()).review(&m)
+        };
+        let stored = [
+            memory(
+                "gen-client-0001",
+                Convention,
+                "Never hand-edit the generated API client",
+                "The client is produced from the backend spec by the codegen step; edits \
+                 to it are overwritten by the next generation.",
+                &["web/**"],
+            ),
+            memory(
+                "query-keys-0001",
+                Convention,
+                "Query keys come from one module",
+                "Every query takes its key from the shared keys module.",
+                &["web/**"],
+            ),
+        ];
+        let same_body = "Hand edits get lost: the codegen step rebuilds the client from the \
+                         backend spec and overwrites them on the next run.";
+        // The same knowledge from another side: titles apart, bodies alike.
+        let out = review(
+            &stored,
+            "Change the backend spec, not the client",
+            same_body,
+        );
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Merge, Some("gen-client-0001")),
+            "{out:#?}"
+        );
+        // Announced as a change, it is for a person to tell.
+        let out = review(
+            &stored,
+            "We dropped the hand-written fetch wrappers",
+            same_body,
+        );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+        // Repeating a dismissed memory in other words is rejected.
+        let mut dismissed = stored.clone();
+        dismissed[0].status = Status::Dismissed;
+        let out = review(&dismissed, "Regenerate, do not patch", same_body);
+        assert_eq!(out.decision, Decision::Reject, "{out:#?}");
+        // A code phrase both quote names the same thing.
+        let icons = [memory(
+            "icons-0001",
+            Convention,
+            "Import icons one by one",
+            "Import each icon by name; never `import * as Icons from 'icons'`.",
+            &["web/**"],
+        )];
+        let out = review(
+            &icons,
+            "No namespace imports from the icon package",
+            "One `import * as Icons from 'icons'` in the settings page pulled 400 KB into \
+             the main chunk; a lint rule flags it now.",
+        );
+        assert_eq!(out.decision, Decision::Merge, "{out:#?}");
     }
 
     #[test]

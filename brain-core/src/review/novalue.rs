@@ -3,6 +3,11 @@
 //! "Bumped version to 1.4.2", "WIP", "Addressed review comments", "Rebased on
 //! main"), which say nothing the next person needs.
 //!
+//! So are chat replies ("LGTM 👍 merging once CI is done", "Thanks, that
+//! fixed it") and platitudes made only of words about code quality ("We
+//! should always write clean, readable, well-tested code"), which name
+//! nothing to act on.
+//!
 //! A candidate is such a report when its title is one (it opens with a
 //! routine action in the past tense about routine work, a typo, a version, a
 //! review, a rebase, tests that pass; or it is a status line: "WIP",
@@ -73,6 +78,63 @@ const ACKNOWLEDGEMENT: &[&str] = &[
     "nice", "ok", "okay", "cool", "awesome", "good", "looks", "look", "me", "to", "all", "done",
     "sounds", "the", "a", "and", "so", "much", "yes", "sure", "merci", "cheers", "ty", "s", "did",
     "trick", "here", "we", "go",
+];
+
+/// The whole vocabulary of a platitude about code quality ("We should
+/// always write clean, readable, well-tested code"): a candidate made only
+/// of these words, stopwords and acknowledgements names nothing to act on.
+const PLATITUDE: &[&str] = &[
+    "keep",
+    "code",
+    "codebase",
+    "clean",
+    "cleaner",
+    "readable",
+    "readability",
+    "well",
+    "tested",
+    "test",
+    "tests",
+    "maintainable",
+    "maintainability",
+    "maintain",
+    "write",
+    "writing",
+    "think",
+    "quality",
+    "good",
+    "best",
+    "practice",
+    "practices",
+    "simple",
+    "simplicity",
+    "consistent",
+    "consistency",
+    "careful",
+    "always",
+    "should",
+    "must",
+    "make",
+    "sure",
+    "try",
+    "high",
+    "solid",
+    "robust",
+    "principles",
+    "follow",
+    "easy",
+    "understand",
+    "understandable",
+    "mind",
+    "bear",
+    "remember",
+    "important",
+    "everyone",
+    "people",
+    "team",
+    "things",
+    "stuff",
+    "about",
 ];
 
 /// Words that tie a text to the day it was written or to someone's plans:
@@ -289,12 +351,25 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     let title_words = text::words(title);
     let first = title_words.first()?;
     let all = format!("{title}\n{summary}\n{detail}");
-    if text::words(&all)
+    let words = text::words(&all);
+    // "LGTM 👍 merging once CI is done": a review reply, whatever follows.
+    let replies = [title, summary]
         .iter()
-        .all(|w| acknowledgement().contains(w))
+        .any(|t| text::words(t).first().is_some_and(|w| w == "lgtm"));
+    if words.iter().all(|w| acknowledgement().contains(w))
+        || (replies && text::find_phrases(&all, DURABLE).is_empty())
     {
         return Some(format!(
             "a chat reply (\"{}\"), not knowledge",
+            title_opening(title, first)
+        ));
+    }
+    if words
+        .iter()
+        .all(|w| acknowledgement().contains(w) || platitude().contains(w) || text::is_stopword(w))
+    {
+        return Some(format!(
+            "a platitude (\"{}\"): it names nothing to act on",
             title_opening(title, first)
         ));
     }
@@ -356,6 +431,12 @@ fn acknowledgement() -> &'static BTreeSet<String> {
             .flat_map(|w| text::words(w))
             .collect()
     })
+}
+
+/// The words of [`PLATITUDE`] as [`text::words`] gives them, made once.
+fn platitude() -> &'static BTreeSet<String> {
+    static WORDS: OnceLock<BTreeSet<String>> = OnceLock::new();
+    WORDS.get_or_init(|| PLATITUDE.iter().flat_map(|w| text::words(w)).collect())
 }
 
 /// Whether the text names a version with three parts or more (`3.14.2`,
@@ -433,6 +514,23 @@ mod tests {
             // Chat replies, re-runs, deploys of a version, a discussion that
             // settled nothing, a report whose own verb is "removed".
             ("Looks good", "LGTM, ship it. Thanks!", true),
+            (
+                "Re: infra PR",
+                "LGTM 👍 merging once CI is done. Thanks!",
+                true,
+            ),
+            // A platitude names nothing to act on; a rule that names a
+            // thing does.
+            (
+                "Keep code clean",
+                "We should always write clean, readable, well-tested code and think about maintainability.",
+                true,
+            ),
+            (
+                "Keep functions short",
+                "We should keep handlers under 40 lines so reviews stay readable.",
+                false,
+            ),
             (
                 "Perfect, thank you",
                 "That did the trick, closing now.",

@@ -67,6 +67,9 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "was deleted",
     "were deleted",
     "been deleted",
+    "is deleted",
+    "are deleted",
+    "uninstalled",
     "was dropped",
     "were dropped",
     "dropped",
@@ -186,7 +189,7 @@ fn object_side(phrase: &str) -> Side {
         | "moved into" | "extracted into" | "split into" | "relocated to" | "now lives in"
         | "now live in" | "now in" | "now sit in" | "now sit under" | "was removed"
         | "were removed" | "been removed" | "was deleted" | "were deleted" | "been deleted"
-        | "was dropped" | "were dropped" | "is legacy" | "are legacy" | "removed" | "renamed to"
+        | "is deleted" | "are deleted" | "was dropped" | "were dropped" | "is legacy" | "are legacy" | "removed" | "renamed to"
         | "will be deleted" | "will be removed" | "will be dropped" | "will be retired"
         | "being removed" | "switched to" => {
             Side::Before
@@ -194,6 +197,7 @@ fn object_side(phrase: &str) -> Side {
         "deprecated" | "switched off" | "turned off" | "shut down" | "phased out"
         | "decommissioned" | "retired" | "destroyed" | "dropped" | "archived" | "obsolete"
         | "discontinued" | "abandoned" | "sunset" | "sunsetted" | "ditched" | "ripped out"
+        | "uninstalled"
         | "relocated" | "reversing" | "reversed" | "renamed"
         // What moved comes before, where it was after: "`RetryPolicy` moved
         // out of the ledger module".
@@ -553,6 +557,17 @@ mod tests {
             (
                 "datetime.utcnow() is deprecated on Python 3.12",
                 &[("deprecated", &[&["datetime", "utcnow"]])],
+            ),
+            (
+                "Switched to the Input System package",
+                &[("switched to", &[])],
+            ),
+            (
+                "src/sagas/ is deleted and redux-saga uninstalled.",
+                &[
+                    ("is deleted", &[&["src", "saga"]]),
+                    ("uninstalled", &[&["redux", "saga", "src"]]),
+                ],
             ),
             (
                 "Heroku review apps were switched off in March.",

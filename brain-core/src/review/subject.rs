@@ -334,6 +334,11 @@ pub(super) fn elaborates(title: &str, text: &str) -> bool {
     }
     if !text::find_phrases(title, text::ADDITIVE_WORDING).is_empty()
         || !text::find_phrases(text, &["also applies", "applies also", "also apply"]).is_empty()
+        // "Same for BuildContext: check context.mounted after await".
+        || !text::find_phrases(title, &["same for", "same goes for", "same applies to", "likewise"])
+            .is_empty()
+        // "Root cause of slow external lookups is ndots:5".
+        || text::find_phrases(title, &["root cause"]).len() == 1
     {
         return true;
     }
@@ -488,6 +493,17 @@ mod tests {
         let cases = [
             ("Why the watchdog is not kicked from an interrupt", "", true),
             ("How to recognise the rebalance storm", "", true),
+            (
+                "Same for BuildContext: check context.mounted after await",
+                "",
+                true,
+            ),
+            (
+                "Root cause of the slow external lookups is ndots:5",
+                "",
+                true,
+            ),
+            ("Same-origin requests skip the CORS check", "", false),
             (
                 "Stripe refunds derive the key from the request id",
                 "Same idempotency rule as other Stripe POSTs.",

@@ -35,7 +35,7 @@ pub(super) enum Amount {
     /// A boolean set or defaulted.
     Bool(bool),
     /// A named setting written as a constant after "is" or "to"
-    /// ("compatibility is `BACKWARD`", "isolation set to READ_COMMITTED").
+    /// ("compatibility is `BACKWARD`", "isolation set to `READ_COMMITTED`").
     Name(String),
 }
 
@@ -1038,6 +1038,32 @@ mod tests {
                     "Older PDFs are removed after 84 months by the pruning job.",
                 ),
                 Some("7 years → 10 years"),
+            ),
+            // A constant set after "is" or "to" is a value too.
+            (
+                v(
+                    "Isolation level switched to SERIALIZABLE",
+                    "The ledger database's isolation level is now SERIALIZABLE: two READ \
+                     COMMITTED transfers double-spent a balance.",
+                ),
+                v(
+                    "Ledger database isolation level is READ_COMMITTED",
+                    "The default isolation level; transfers lock the account row.",
+                ),
+                Some("READ_COMMITTED → SERIALIZABLE"),
+            ),
+            // An acronym of two letters, or a constant named in passing, is
+            // no setting.
+            (
+                v(
+                    "Isolation level is now strict",
+                    "Transfers run under SERIALIZABLE isolation.",
+                ),
+                v(
+                    "Ledger database isolation level is READ_COMMITTED",
+                    "The default isolation level.",
+                ),
+                None,
             ),
         ];
         for (c, t, want) in cases {
