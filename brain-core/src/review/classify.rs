@@ -110,7 +110,15 @@ fn rejected_repeat(all: &[&Scored]) -> Option<Verdict> {
         .iter()
         .filter(dismissed)
         .filter(|s| s.opposite.is_none() && !s.negates_shared && !s.tools_apart)
-        .find(|s| bodies_alike(&s.evidence))
+        .find(|s| {
+            // No live memory's body is closer: a repeat of that one is no
+            // repeat of the dismissed one.
+            bodies_alike(&s.evidence)
+                && all.iter().all(|o| {
+                    o.evidence.target_status == Status::Dismissed
+                        || o.evidence.summary < s.evidence.summary
+                })
+        })
     {
         (
             s,
