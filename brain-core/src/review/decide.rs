@@ -2135,6 +2135,23 @@ mod tests {
         dismissed[0].status = Status::Dismissed;
         let out = review(&dismissed, "Regenerate, do not patch", same_body);
         assert_eq!(out.decision, Decision::Reject, "{out:#?}");
+        // ... unless a live memory's body is closer still: the candidate
+        // repeats that one.
+        let mut twins = stored.to_vec();
+        twins.push(memory(
+            "gen-client-0002",
+            Convention,
+            "Codegen output is not maintained by hand",
+            "Hand edits get lost: codegen rebuilds the client.",
+            &["web/**"],
+        ));
+        twins[2].status = Status::Dismissed;
+        let out = review(
+            &twins,
+            "Never hand-edit the generated API client",
+            same_body,
+        );
+        assert_ne!(out.decision, Decision::Reject, "{out:#?}");
         // A code phrase both quote names the same thing.
         let icons = [memory(
             "icons-0001",
