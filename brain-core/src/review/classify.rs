@@ -11,9 +11,11 @@
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
 //! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), in texts at least `RESTATED` alike or titles that share a word (a version both summaries name as background says nothing), not an exception carved out of part of the target's scope ("Exception: …", "every other … still"), no additive wording (unless its title states the new value and it is worded as a change), scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
 //! | the two rules above point at two memories, the title states the new value and the memory holding the old one is the closer ("Dev Redis moved to host port 56380": the port rule, not the `make dev` rule the words before "moved to" also name) | full replacement | supersede that one |
+//! | a phrase reports as done ("was removed") the retirement of something the target's title names, same scope, `combined ≥ RELATED` ("the odeint wrapper was removed" against "Integrate … with scipy.integrate.odeint") | full replacement | supersede |
+//! | an exception carved out of one rule for part of its scope ("Exception: …", "every other … still"), setting otherwise a value that rule states | additive update | merge |
 //! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, an additive reference or a repeated claim, or words only it shares with the candidate | novel | accept |
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
-//! | any merge below, when the candidate changes a value of the target | ambiguous overlap | accept |
+//! | any merge below, when the candidate changes a value of the target, or reports as removed something the target's title names | ambiguous overlap | accept |
 //! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`, `combined ≥ RELATED` in the same scope, or a narrower scope that adds nothing with `summary ≥ 0.7`) and nothing added | duplicate | merge |
 //! | an additive reference names the memory ("Adding to the 500 ms IWDG note", "Following up on the cache-key rule"): two or more of its words, more than any other's | additive update | merge |
 //! | the candidate repeats the claim of exactly one memory (every content word of its title, same polarity): in one sentence, `combined ≥ RESTATED`, scope same / broader / both global; or across its text, `combined ≥ OVERLAP`, the same paths or modules | additive update (duplicate when it adds nothing) | merge |
@@ -21,7 +23,7 @@
 //! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as") and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
 //! | candidate scope narrower than the target's (and not made of paths the target lists itself) and `combined ≥ RELATED` | possible split | accept |
 //! | `combined ≥ RELATED` (or same identity), `summary ≥ OVERLAP`, adds information, no close runner-up | additive update | merge |
-//! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, and the titles do not name two tools of one kind (pnpm / Cargo) | duplicate | merge |
+//! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, and the titles do not name two tools of one kind (pnpm / Cargo), nor the target's title a thing in code the candidate never writes (`PodDisruptionBudget`) | duplicate | merge |
 //! | bodies more alike than titles (summary ≥ `BODY_ALIKE` and `BODY_OVER_TITLE` above the title: the same knowledge told from another side, where a look-alike keeps the title's shape), no close runner-up, no tools of one kind, a title that announces no change | duplicate (additive update when it adds) | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept |
 //!
@@ -259,6 +261,9 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
         })
         .collect();
     let leader = specific_leader(&live);
+    if let Some(verdict) = exception_to(features, &live) {
+        return verdict;
+    }
     let Some(scored) = closest_comparable(features, &live, leader) else {
         let closest = live.first().map_or(0.0, |s| s.evidence.combined);
         return (
@@ -291,6 +296,19 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
             ),
         )
     });
+    // "The odeint wrapper was removed" folded into the memory that says to
+    // integrate with odeint would contradict it.
+    if verdict.1 == Decision::Merge && scored.retires_title_word {
+        return ambiguous(
+            &live,
+            best,
+            format!(
+                "says that something `{}` names was removed or retired (similarity {:.2}): \
+                 a person should decide whether it replaces it",
+                best.target, best.combined
+            ),
+        );
+    }
     // Folding "1%" into "10%" would make a memory that contradicts itself.
     if verdict.1 == Decision::Merge
         && let Some(c) = &scored.changed
@@ -421,6 +439,20 @@ fn replaced<'s>(
     let by_value = (!verbatim)
         .then(|| changed_value(named, features))
         .flatten();
+    // "The odeint wrapper was removed" with the rest of the target's rule
+    // restated around a new tool: replaced, when the texts are close and
+    // cover the same files.
+    let retired = || {
+        live.iter()
+            .find(|s| {
+                s.retires_title_word
+                    && !s.cross_type
+                    && same_scope(s.evidence.scope)
+                    && s.evidence.combined >= RELATED
+            })
+            .copied()
+    };
+    let by_name = by_name.or_else(retired);
     match (by_name, by_value) {
         (Some(n), Some(v))
             if !n.evidence.lineage_link
@@ -598,6 +630,7 @@ fn merge_or_split(
     // (for a candidate that passed no lexical gate).
     if leads
         && !scored.tools_apart
+        && !scored.title_name_unsaid
         && scored.specific.len() >= 4
         && best.combined < OVERLAP
         && wide_enough(best.scope)
@@ -631,6 +664,35 @@ fn merge_or_split(
         ));
     }
     None
+}
+
+/// An exception carved out of one rule for part of its scope, in words of
+/// an exception ("Exception: the audit mirror keeps
+/// `enable.auto.commit=true` … every other consumer still commits after
+/// processing"), setting otherwise the value that rule states: it belongs
+/// with that rule. Never when two rules' values are changed.
+fn exception_to(features: &Features, live: &[&Scored]) -> Option<Verdict> {
+    if !features.carves_exception() {
+        return None;
+    }
+    let mut changed = live.iter().filter(|s| {
+        s.changed.is_some() && s.evidence.scope == ScopeRelation::Narrower && !s.cross_type
+    });
+    let rule = changed.next()?;
+    if changed.next().is_some() {
+        return None;
+    }
+    let best = &rule.evidence;
+    Some((
+        Relation::AdditiveUpdate,
+        Decision::Merge,
+        vec![best.target.clone()],
+        best.combined.max(0.5),
+        format!(
+            "an exception to `{}` for part of its scope (similarity {:.2}): merge into it",
+            best.target, best.combined
+        ),
+    ))
 }
 
 /// Bodies more alike than the titles: the same knowledge told from another

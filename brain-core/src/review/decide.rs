@@ -112,6 +112,8 @@ pub(super) struct Features {
     /// "don't", "rather than", "instead of", "avoid" ("Testcontainers, not
     /// H2").
     rejected: BTreeSet<String>,
+    /// The words its title turns down ("…, not H2").
+    title_rejected: BTreeSet<String>,
     /// What additive references name ("adding to the 500 ms watchdog
     /// note"), found when first needed.
     added_to: OnceCell<Vec<BTreeSet<String>>>,
@@ -144,6 +146,7 @@ impl Features {
             sentences: OnceCell::new(),
             title_len: m.title.len(),
             rejected: rejected_words(&text),
+            title_rejected: rejected_words(&m.title),
             added_to: OnceCell::new(),
             terms: text::terms(&text),
             quantities: text::quantities(&text),
@@ -167,20 +170,24 @@ impl Features {
     /// memory names, in words of its own ("…, not H2" against "instead of
     /// H2"): both say it, nothing is replaced.
     fn turns_down(&self, r: &Replaced) -> bool {
+        // What its title turns down, or most of what the phrase names: one
+        // shared word of the body ("fill ACF fields instead of JS block
+        // controls") does not turn down the "ACF Blocks" a candidate says
+        // were dropped.
         !r.refers_back()
-            && r.objects
-                .iter()
-                .flatten()
-                .any(|w| self.rejected.contains(w))
+            && r.objects.iter().any(|o| {
+                o.iter().any(|w| self.title_rejected.contains(w))
+                    || 2 * o.iter().filter(|w| self.rejected.contains(*w)).count() > o.len()
+            })
     }
 
-    /// Whether the text says a value changed ("now", "raised to").
     /// Whether the text carves an exception out of a rule (see
     /// [`text::EXCEPTION_WORDING`]).
     pub(super) fn carves_exception(&self) -> bool {
         !find_phrases(&self.text, text::EXCEPTION_WORDING).is_empty()
     }
 
+    /// Whether the text says a value changed ("now", "raised to").
     pub(super) fn says_changed(&self) -> bool {
         self.values.change_worded
     }
@@ -332,6 +339,14 @@ pub(super) struct Scored {
     /// other memory ("pnpm store cache …" against "Cargo cache key …"):
     /// words the two share elsewhere do not make them one rule.
     pub(super) tools_apart: bool,
+    /// The target's title names something in code (`PodDisruptionBudget`,
+    /// `flutter_local_notifications`, `scipy.integrate.odeint`) that the
+    /// candidate never writes: words they share elsewhere are about
+    /// something else.
+    pub(super) title_name_unsaid: bool,
+    /// A phrase of the candidate retires something its title names (see
+    /// `Replacement::retires_title_word`): never folded into it.
+    pub(super) retires_title_word: bool,
 }
 
 impl Scored {
@@ -411,6 +426,28 @@ pub(super) fn closeness(candidate: &Memory, target: &Memory) -> Closeness {
     }
 }
 
+/// Whether `title` names a thing in code (a word with an underscore, an
+/// inner dot or an inner capital: `pod_disruption`, `errors.Is`,
+/// `PodDisruptionBudget`) that `text` never writes.
+fn title_name_unsaid(title: &str, text: &str) -> bool {
+    let text = text.to_lowercase();
+    title
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| {
+            let inner = |c: char| {
+                w.char_indices()
+                    .any(|(i, x)| x == c && i > 0 && i + 1 < w.len())
+            };
+            inner('_')
+                || inner('.')
+                || w.chars()
+                    .zip(w.chars().skip(1))
+                    .any(|(a, b)| a.is_lowercase() && b.is_uppercase())
+        })
+        .any(|w| !text.contains(&w.to_lowercase()))
+}
+
 pub(super) fn evidence(
     candidate: &Memory,
     features: &Features,
@@ -438,6 +475,7 @@ pub(super) fn evidence(
         names_term,
         names_title,
         retired_title,
+        retires_title_word,
     } = replacement_of(features, target_features, &target_words, combined);
     let names_specific = retired_title
         .iter()
@@ -497,6 +535,8 @@ pub(super) fn evidence(
         names_term,
         names_title,
         names_specific,
+        title_name_unsaid: title_name_unsaid(&target.title, &features.text),
+        retires_title_word,
         tools_apart: family_apart(
             &candidate.title,
             &target.title,
@@ -867,6 +907,32 @@ fn negates_shared(candidate: &Features, target: &Features) -> bool {
     })
 }
 
+/// Whether the target says the same replacement itself (the same phrase
+/// about the same thing): then nothing is replaced.
+fn said_by(own: &[Replaced], r: &Replaced) -> bool {
+    own.iter().any(|o| {
+        o.phrase == r.phrase
+            && ((o.refers_back() && r.refers_back())
+                || o.objects
+                    .iter()
+                    .any(|a| r.objects.iter().any(|b| !a.is_disjoint(b))))
+    })
+}
+
+/// Whether a phrase reports as done ("was removed", "were deleted"; not "a
+/// lock is dropped when …") the retirement of something a word of the
+/// target's title names.
+fn retires_a_title_word(r: &Replaced, title_words: &BTreeSet<String>) -> bool {
+    super::replacement::retires(r.phrase)
+        && ["was ", "were ", "been "]
+            .iter()
+            .any(|p| r.phrase.starts_with(p))
+        && r.objects
+            .iter()
+            .flatten()
+            .any(|w| title_words.contains(w) && !subject::generic(&text::root(w)))
+}
+
 /// The replacement phrases of `candidate` that are about the target, in
 /// [`REPLACEMENT_WORDING`] order, and whether one of them restates the
 /// target's title.
@@ -898,6 +964,7 @@ fn replacement_of(
     let mut names_term = false;
     let mut names_title = false;
     let mut retired_title = BTreeSet::new();
+    let mut retires_title_word = false;
     let target_terms: Vec<Vec<String>> = target
         .terms
         .iter()
@@ -915,13 +982,6 @@ fn replacement_of(
     let mut found: Vec<&str> = Vec::new();
     let mut restates_title = false;
     for r in replacements {
-        let said_by_target = own.iter().any(|o| {
-            o.phrase == r.phrase
-                && ((o.refers_back() && r.refers_back())
-                    || o.objects
-                        .iter()
-                        .any(|a| r.objects.iter().any(|b| !a.is_disjoint(b))))
-        });
         let about_target = if r.refers_back() {
             combined >= RELATED
         } else {
@@ -933,7 +993,11 @@ fn replacement_of(
                     > o.len()
             })
         };
-        if said_by_target || target.turns_down(r) || !about_target {
+        if said_by(own, r) || target.turns_down(r) {
+            continue;
+        }
+        retires_title_word |= retires_a_title_word(r, title_words);
+        if !about_target {
             continue;
         }
         named = named.max(
@@ -984,6 +1048,7 @@ fn replacement_of(
         names_term,
         names_title,
         retired_title,
+        retires_title_word,
     }
 }
 
@@ -1009,6 +1074,10 @@ struct Replacement {
     /// The words of the target's title that a phrase retiring something
     /// ("was dropped", "deprecated") names.
     retired_title: BTreeSet<String>,
+    /// A phrase retiring something names a word of the target's title, even
+    /// when too few of its words for the phrase to be about the target ("the
+    /// odeint wrapper was removed" against "… with scipy.integrate.odeint").
+    retires_title_word: bool,
 }
 
 pub(super) fn owned(v: Vec<&str>) -> Vec<String> {
@@ -2055,7 +2124,11 @@ mod tests {
              must still commit offsets after processing.",
             &["consumers/metrics_mirror/**"],
         );
-        assert_ne!(out.decision, Decision::Supersede, "{out:#?}");
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Merge, Some("offsets-0001")),
+            "{out:#?}"
+        );
         // "X is deprecated on Python 3.12" retires X, not what else the
         // platform version changed.
         let stored = [
@@ -2080,6 +2153,109 @@ mod tests {
             "It emits DeprecationWarning, which pytest turns into errors; use \
              datetime.now(UTC).",
             &["pyproject.toml"],
+        );
+        assert_eq!(out.decision, Decision::Accept, "{out:#?}");
+    }
+
+    #[test]
+    fn what_a_replacement_names() {
+        use MemoryType::{Convention, Pattern};
+        let review =
+            |stored: &[Memory], kind: MemoryType, title: &str, summary: &str, paths: &[&str]| {
+                let mut m = memory("candidate-ffff", kind, title, summary, paths);
+                m.status = Status::Candidate;
+                m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+                Reviewer::new(stored.iter()).review(&m)
+            };
+        // Something the target's title names, reported removed, in a text
+        // close to it about the same files: replaced, never merged.
+        let stored = [
+            memory(
+                "solver-0001",
+                Pattern,
+                "Integrate the reactor models with scipy.integrate.odeint",
+                "models/reactor.py wraps scipy.integrate.odeint with rtol=1e-6 and passes the \
+                 Jacobian; every model goes through simulate().",
+                &["models/reactor.py"],
+            ),
+            memory(
+                "units-0001",
+                Convention,
+                "Quantities carry pint units",
+                "Public functions in models/ take and return pint Quantities.",
+                &["models/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Pattern,
+            "Reactor models integrate with solve_ivp (LSODA)",
+            "simulate() now calls scipy.integrate.solve_ivp(method='LSODA', rtol=1e-6) with \
+             the Jacobian; the odeint wrapper was removed from models/reactor.py.",
+            &["models/reactor.py"],
+        );
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Supersede, Some("solver-0001")),
+            "{out:#?}"
+        );
+        // One word a target's body turns down ("instead of JS block
+        // controls") does not turn down the blocks a candidate says were
+        // dropped; what its title turns down does.
+        let stored = [
+            memory(
+                "blocks-0001",
+                MemoryType::Decision,
+                "Custom blocks are built with ACF Blocks",
+                "Blocks are registered with acf_register_block_type in theme/blocks and \
+             rendered by PHP templates, so editors fill ACF fields instead of JS block \
+             controls.",
+                &["theme/blocks/**"],
+            ),
+            memory(
+                "parts-0001",
+                Convention,
+                "Templates use parts for header and footer",
+                "Never duplicate header markup in templates.",
+                &[],
+            ),
+        ];
+        let out = review(
+            &stored,
+            MemoryType::Decision,
+            "Custom blocks are native block.json blocks; ACF Blocks dropped",
+            "The custom blocks were rebuilt as native blocks with block.json under \
+             plugins/blocks and registered with register_block_type.",
+            &["plugins/blocks/**"],
+        );
+        assert_eq!(out.decision, Decision::Supersede, "{out:#?}");
+        // A title that names a thing in code the candidate never writes
+        // (`PodDisruptionBudget`) is another rule, whatever words the two
+        // share.
+        let stored = [
+            memory(
+                "pdb-0001",
+                Convention,
+                "Every Deployment with more than one replica needs a PodDisruptionBudget",
+                "Charts must ship a PDB (maxUnavailable: 1) for any Deployment with replicas > 1, \
+                 so node drains during cluster upgrades do not take the service down.",
+                &["deploy/charts/**"],
+            ),
+            memory(
+                "requests-0001",
+                Convention,
+                "CPU requests required, no CPU limits",
+                "Containers set requests and a memory limit.",
+                &["deploy/charts/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Convention,
+            "Multi-replica Deployments spread over zones",
+            "If a chart runs more than one replica, set topologySpreadConstraints on the zone \
+             label with maxSkew 1, so a zone outage cannot take every pod down.",
+            &["deploy/charts/**"],
         );
         assert_eq!(out.decision, Decision::Accept, "{out:#?}");
     }

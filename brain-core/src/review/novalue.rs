@@ -135,6 +135,27 @@ const PLATITUDE: &[&str] = &[
     "things",
     "stuff",
     "about",
+    "repo",
+    "repository",
+    "reviewer",
+    "reviewers",
+];
+
+/// The words of [`DURABLE`] that state a change or a present state rather
+/// than a rule or a reason: a diary uses them for the day's work.
+const CHANGE_STATES: &[&str] = &[
+    "now",
+    "no longer",
+    "lives in",
+    "live in",
+    "is in",
+    "are in",
+    "moved to",
+    "moved into",
+    "migrated",
+    "switched to",
+    "switched from",
+    "replaced",
 ];
 
 /// Words that tie a text to the day it was written or to someone's plans:
@@ -144,6 +165,12 @@ const PLATITUDE: &[&str] = &[
 /// fact never needs them.
 const EPISODIC: &[&str] = &[
     "today",
+    "this sprint",
+    "next sprint",
+    "still to go",
+    "we'll revisit",
+    "will revisit",
+    "revisit after",
     "tonight",
     "yesterday",
     "tomorrow",
@@ -217,6 +244,7 @@ const ACTIVITY_VERBS: &[&str] = &[
     "shipped",
     "squashed",
     "started",
+    "talked",
     "tested",
     "tidied",
     "tried",
@@ -401,10 +429,32 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     // stating a rule; a report's own verb ("Removed an unused import") is no
     // replacement.
     let unsettled = status.is_some() && !text::find_phrases(&all, UNSETTLED).is_empty();
-    let durable = text::find_phrases(&all, DURABLE);
-    let replaces = text::replacements(&all)
-        .iter()
-        .any(|r| !ACTIVITY_VERBS.contains(&r.phrase));
+    let mut durable = text::find_phrases(&all, DURABLE);
+    // "It passed on a re-run, so it's fine now": the state of the day.
+    let lower = all.to_lowercase();
+    if [
+        "fine now",
+        "ok now",
+        "okay now",
+        "green now",
+        "works now",
+        "passing now",
+    ]
+    .iter()
+    .any(|p| lower.contains(p))
+    {
+        durable.retain(|d| *d != "now");
+    }
+    // A diary in two ways or more ("this sprint", "next week") is saved
+    // only by a rule or a reason, not by a word of change ("migrated").
+    let strong_diary = episodic.len() >= 2;
+    let replaces = !strong_diary
+        && text::replacements(&all)
+            .iter()
+            .any(|r| !ACTIVITY_VERBS.contains(&r.phrase));
+    if strong_diary {
+        durable.retain(|d| !CHANGE_STATES.contains(d));
+    }
     if !unsettled && (!durable.is_empty() || replaces) {
         return None;
     }
@@ -517,6 +567,32 @@ mod tests {
             (
                 "Re: infra PR",
                 "LGTM 👍 merging once CI is done. Thanks!",
+                true,
+            ),
+            // The day's state and plans, whatever word of change they use.
+            (
+                "Search specs migrated",
+                "Moved most of the search specs over this sprint; the facet specs are still to go next week.",
+                true,
+            ),
+            (
+                "PaymentSyncTest was flaky",
+                "It failed on CI this morning; re-ran the pipeline and it passed, so it's fine now.",
+                true,
+            ),
+            (
+                "Queue sizing chat",
+                "Talked with Sam about whether the import queue needs more workers; we'll revisit after the load test.",
+                true,
+            ),
+            (
+                "Cache warmup",
+                "Spent the afternoon on it this sprint; turns out the cache must be warmed before the deploy.",
+                false,
+            ),
+            (
+                "Write clean, well-tested code",
+                "Code in this repository should be readable and well tested, and reviewers should keep quality high.",
                 true,
             ),
             // A platitude names nothing to act on; a rule that names a

@@ -100,7 +100,6 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "no more",
     "anymore",
     "went away",
-    "goes away",
     "going away",
     STOP_DOING,
     USED_TO,
@@ -185,7 +184,7 @@ fn object_side(phrase: &str) -> Side {
         // The passive names what went before it; after it comes where from
         // ("X was removed from the admin dashboard").
         "not anymore" | "anymore" | "replaced by" | "superseded by" | "in favor of"
-        | "in favour of" | "gone" | "went away" | "goes away" | "going away" | "moved to"
+        | "in favour of" | "gone" | "went away" | "going away" | "moved to"
         | "moved into" | "extracted into" | "split into" | "relocated to" | "now lives in"
         | "now live in" | "now in" | "now sit in" | "now sit under" | "was removed"
         | "were removed" | "been removed" | "was deleted" | "were deleted" | "been deleted"
@@ -216,6 +215,7 @@ const OBJECT_WORDS: usize = 6;
 /// nouns that say what kind of thing (a package, a folder, a tool), not
 /// which.
 const GENERIC_OBJECT: &[&str] = &[
+    "only",
     "exist",
     "available",
     "maintained",
@@ -558,6 +558,15 @@ mod tests {
                 "datetime.utcnow() is deprecated on Python 3.12",
                 &[("deprecated", &[&["datetime", "utcnow"]])],
             ),
+            (
+                "The old legacy-uploads bucket is read-only and will be deleted in June.",
+                &[(
+                    "will be deleted",
+                    &[&["legacy", "upload", "bucket", "read"]],
+                )],
+            ),
+            // What happens every time is no replacement.
+            ("The arena goes away after each request.", &[]),
             (
                 "Switched to the Input System package",
                 &[("switched to", &[])],
