@@ -141,8 +141,9 @@ const PLATITUDE: &[&str] = &[
     "reviewers",
 ];
 
-/// The words of [`DURABLE`] that state a change or a present state rather
-/// than a rule or a reason: a diary uses them for the day's work.
+/// Words that state a change or a present state ("X is now Y", "moved
+/// to"): lasting knowledge, unless the text is a diary, which uses them
+/// for the day's work ("migrated most of the specs this sprint").
 const CHANGE_STATES: &[&str] = &[
     "now",
     "no longer",
@@ -153,6 +154,8 @@ const CHANGE_STATES: &[&str] = &[
     "moved to",
     "moved into",
     "migrated",
+    // Not "switched" alone: stemmed, it is also the noun ("the Switch
+    // devkit", "a feature switch").
     "switched to",
     "switched from",
     "replaced",
@@ -297,7 +300,8 @@ const ROUTINE: &[&str] = &[
 ];
 
 /// Words and phrases that state something lasting: a rule, a reason, a
-/// consequence or a present state.
+/// consequence or a use (changes and present states are
+/// [`CHANGE_STATES`]).
 const DURABLE: &[&str] = &[
     "must",
     "never",
@@ -342,20 +346,6 @@ const DURABLE: &[&str] = &[
     "crashes",
     "deadlock",
     "silently",
-    "now",
-    "no longer",
-    "lives in",
-    "live in",
-    "is in",
-    "are in",
-    "moved to",
-    "moved into",
-    "migrated",
-    // Not "switched" alone: stemmed, it is also the noun ("the Switch
-    // devkit", "a feature switch").
-    "switched to",
-    "switched from",
-    "replaced",
     "replaces",
     "deprecated",
     "in favor of",
@@ -385,7 +375,9 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
         .iter()
         .any(|t| text::words(t).first().is_some_and(|w| w == "lgtm"));
     if words.iter().all(|w| acknowledgement().contains(w))
-        || (replies && text::find_phrases(&all, DURABLE).is_empty())
+        || (replies
+            && text::find_phrases(&all, DURABLE).is_empty()
+            && text::find_phrases(&all, CHANGE_STATES).is_empty())
     {
         return Some(format!(
             "a chat reply (\"{}\"), not knowledge",
@@ -430,6 +422,7 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     // replacement.
     let unsettled = status.is_some() && !text::find_phrases(&all, UNSETTLED).is_empty();
     let mut durable = text::find_phrases(&all, DURABLE);
+    durable.extend(text::find_phrases(&all, CHANGE_STATES));
     // "It passed on a re-run, so it's fine now": the state of the day.
     let lower = all.to_lowercase();
     if [
