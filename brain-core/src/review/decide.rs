@@ -426,26 +426,13 @@ pub(super) fn closeness(candidate: &Memory, target: &Memory) -> Closeness {
     }
 }
 
-/// Whether `title` names a thing in code (a word with an underscore, an
-/// inner dot or an inner capital: `pod_disruption`, `errors.Is`,
-/// `PodDisruptionBudget`) that `text` never writes.
-fn title_name_unsaid(title: &str, text: &str) -> bool {
-    let text = text.to_lowercase();
-    title
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
-        .filter(|w| {
-            let inner = |c: char| {
-                w.char_indices()
-                    .any(|(i, x)| x == c && i > 0 && i + 1 < w.len())
-            };
-            inner('_')
-                || inner('.')
-                || w.chars()
-                    .zip(w.chars().skip(1))
-                    .any(|(a, b)| a.is_lowercase() && b.is_uppercase())
-        })
-        .any(|w| !text.contains(&w.to_lowercase()))
+/// Whether the target's title names a thing in code ([`text::terms`]:
+/// `PodDisruptionBudget`, `flutter_local_notifications`) that the candidate
+/// never writes.
+fn title_name_unsaid(target: &Features, candidate: &Features) -> bool {
+    text::terms(&target.text[..target.title_len])
+        .iter()
+        .any(|t| !text::contains_sequence(&candidate.code_words, &t.words))
 }
 
 pub(super) fn evidence(
@@ -535,7 +522,7 @@ pub(super) fn evidence(
         names_term,
         names_title,
         names_specific,
-        title_name_unsaid: title_name_unsaid(&target.title, &features.text),
+        title_name_unsaid: title_name_unsaid(target_features, features),
         retires_title_word,
         tools_apart: family_apart(
             &candidate.title,
