@@ -161,6 +161,17 @@ const CHANGE_STATES: &[&str] = &[
     "replaced",
 ];
 
+/// How a thing stands at the end of the day ("it's fine now"): "now" in
+/// them states no lasting fact.
+const DAY_STATES: &[&str] = &[
+    "fine now",
+    "ok now",
+    "okay now",
+    "green now",
+    "works now",
+    "passing now",
+];
+
 /// Words that tie a text to the day it was written or to someone's plans:
 /// a diary entry, not knowledge ("today", "this morning", "spent the
 /// afternoon", "no conclusion yet", "pinged them again", "ready for
@@ -424,18 +435,7 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     let mut durable = text::find_phrases(&all, DURABLE);
     durable.extend(text::find_phrases(&all, CHANGE_STATES));
     // "It passed on a re-run, so it's fine now": the state of the day.
-    let lower = all.to_lowercase();
-    if [
-        "fine now",
-        "ok now",
-        "okay now",
-        "green now",
-        "works now",
-        "passing now",
-    ]
-    .iter()
-    .any(|p| lower.contains(p))
-    {
+    if !text::find_phrases(&all, DAY_STATES).is_empty() {
         durable.retain(|d| *d != "now");
     }
     // A diary in two ways or more ("this sprint", "next week") is saved
