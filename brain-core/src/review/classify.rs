@@ -23,7 +23,7 @@
 //! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as") and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
 //! | candidate scope narrower than the target's (and not made of paths the target lists itself) and `combined ≥ RELATED` | possible split | accept |
 //! | `combined ≥ RELATED` (or same identity), `summary ≥ OVERLAP`, adds information, no close runner-up | additive update | merge |
-//! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, and the titles do not name two tools of one kind (pnpm / Cargo), nor the target's title a thing in code the candidate never writes (`PodDisruptionBudget`) | duplicate | merge |
+//! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, scope same / broader / both global, or narrower with bodies `BODY_OVER_TITLE` more alike than titles and a title that opens with something the target names (see [`words_scope`]), and the titles do not name two tools of one kind (pnpm / Cargo), nor the target's title a thing in code the candidate never writes (`PodDisruptionBudget`) | duplicate | merge |
 //! | bodies more alike than titles (summary ≥ `BODY_ALIKE` and `BODY_OVER_TITLE` above the title: the same knowledge told from another side, where a look-alike keeps the title's shape), no close runner-up, no tools of one kind, a title that announces no change | duplicate (additive update when it adds) | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept |
 //!
@@ -343,9 +343,7 @@ fn closest_comparable<'s>(
     };
     let tied = leader.filter(|s| {
         s.evidence.combined >= SPECIFIC_FLOOR
-            && ((s.specific.len() >= 4
-                && wide_enough(s.evidence.scope)
-                && s.evidence.summary >= SPECIFIC_BODY)
+            && ((s.specific.len() >= 4 && words_scope(s) && s.evidence.summary >= SPECIFIC_BODY)
                 || (features.elaborates && s.specific.len() >= 2))
     });
     added(live)
@@ -633,7 +631,7 @@ fn merge_or_split(
         && !scored.title_name_unsaid
         && scored.specific.len() >= 4
         && best.combined < OVERLAP
-        && wide_enough(best.scope)
+        && words_scope(scored)
         && best.combined >= SPECIFIC_FLOOR
         && best.summary >= SPECIFIC_BODY
     {
@@ -693,6 +691,25 @@ fn exception_to(features: &Features, live: &[&Scored]) -> Option<Verdict> {
             best.target, best.combined
         ),
     ))
+}
+
+/// A scope in which words only two memories share make them one: one the
+/// candidate covers whole, or a narrower one when the bodies are more alike
+/// than the titles (by [`BODY_OVER_TITLE`]) and the candidate's title opens
+/// with something the target names. A rule for part of a memory's scope
+/// names that part first ("Webhook handlers validate the body with zod after
+/// the signature check" under "Validate request bodies with zod", "The CLI
+/// prints user-facing output with console.log" under "Log with the shared
+/// pino logger"); the same knowledge retold for the files it is about says
+/// the body again under another title about the same thing ("Triggers are
+/// thin dispatchers" under "One trigger per object, logic in handler
+/// classes").
+fn words_scope(s: &Scored) -> bool {
+    let e = &s.evidence;
+    wide_enough(e.scope)
+        || (e.scope == ScopeRelation::Narrower
+            && !s.opens_apart
+            && e.summary >= e.title + BODY_OVER_TITLE)
 }
 
 /// Bodies more alike than the titles: the same knowledge told from another

@@ -347,6 +347,10 @@ pub(super) struct Scored {
     /// A phrase of the candidate retires something its title names (see
     /// `Replacement::retires_title_word`): never folded into it.
     pub(super) retires_title_word: bool,
+    /// The candidate's title opens with something the target never names
+    /// (see [`opens_apart`]): "The CLI prints user-facing output with
+    /// console.log" against "Log with the shared pino logger".
+    pub(super) opens_apart: bool,
 }
 
 impl Scored {
@@ -424,6 +428,28 @@ pub(super) fn closeness(candidate: &Memory, target: &Memory) -> Closeness {
         combined,
         scope: scope_relation(candidate, target),
     }
+}
+
+/// Whether every path and module of the candidate is one the target lists
+/// as written (and the candidate has some).
+fn listed_in(candidate: &Memory, target: &Memory) -> bool {
+    let (c, t) = (&candidate.scope, &target.scope);
+    (!c.paths.is_empty() || !c.modules.is_empty())
+        && c.paths.iter().all(|p| t.paths.contains(p))
+        && c.modules.iter().all(|m| t.modules.contains(m))
+}
+
+/// Whether the candidate's title opens with a word the target never uses:
+/// its first word that can tell things apart (not a stop word, a number or
+/// a [`subject::generic`] word), what the title is about ("The CLI prints
+/// …", "Webhook handlers validate …").
+fn opens_apart(candidate: &Features, target: &Features) -> bool {
+    text::code_words(&candidate.text[..candidate.title_len])
+        .iter()
+        .filter(|w| !text::is_stopword(w) && w.chars().next().is_some_and(char::is_alphabetic))
+        .map(|w| text::root(w))
+        .find(|r| !subject::generic(r))
+        .is_some_and(|head| !text::has_root(&target.roots, &head))
 }
 
 /// Whether the target's title names a thing in code ([`text::terms`]:
@@ -523,6 +549,7 @@ pub(super) fn evidence(
         names_title,
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
+        opens_apart: opens_apart(features, target_features),
         retires_title_word,
         tools_apart: family_apart(
             &candidate.title,
@@ -530,18 +557,7 @@ pub(super) fn evidence(
             &features.roots,
             &target_features.roots,
         ),
-        listed_in_target: (!candidate.scope.paths.is_empty()
-            || !candidate.scope.modules.is_empty())
-            && candidate
-                .scope
-                .paths
-                .iter()
-                .all(|p| target.scope.paths.contains(p))
-            && candidate
-                .scope
-                .modules
-                .iter()
-                .all(|m| target.scope.modules.contains(m)),
+        listed_in_target: listed_in(candidate, target),
     }
 }
 
@@ -2456,6 +2472,85 @@ mod tests {
             super::super::MAX_TARGETS,
         );
         assert!(shared.len() <= super::super::MAX_TARGETS);
+    }
+
+    #[test]
+    fn a_narrower_retelling_is_merged_and_a_narrower_rule_is_not() {
+        use MemoryType::{Convention, Gotcha};
+        let review = |stored: &[Memory], kind, title: &str, summary: &str, paths: &[&str]| {
+            let mut m = memory("candidate-ffff", kind, title, summary, paths);
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            Reviewer::new(stored.iter()).review(&m)
+        };
+        let decided = |out: &crate::review::ReviewOutcome| {
+            (
+                out.decision,
+                out.targets.first().map(|t| t.as_str().to_owned()),
+            )
+        };
+        // The same knowledge told for the one worker it happened in, under a
+        // title about the thing the stored memory is about.
+        let stored = [
+            memory(
+                "http-timeouts-0001",
+                Gotcha,
+                "Outbound HTTP clients need explicit timeouts",
+                "The billing worker hung for hours when the tax API stopped answering: \
+                 its reqwest client had no connect_timeout or timeout. Build every client \
+                 with both.",
+                &["services/**"],
+            ),
+            memory(
+                "queue-retries-0002",
+                Gotcha,
+                "Queue consumers must be idempotent",
+                "SQS redelivers a message whose visibility timeout expires, so a consumer \
+                 may see it twice.",
+                &["services/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Gotcha,
+            "Billing worker stalls when the tax API goes silent",
+            "With no connect_timeout or timeout on its reqwest client, the worker waited \
+             hours on a tax API that stopped answering; set both on the client.",
+            &["services/billing/**"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Merge, Some("http-timeouts-0001".to_owned())),
+            "{out:#?}"
+        );
+        // A rule for part of the scope names that part first, a thing the
+        // broader memory never speaks of: a new memory.
+        let stored = [
+            memory(
+                "log-tracing-0001",
+                Convention,
+                "Log through tracing, never println!",
+                "Services under crates/ emit logs with the tracing macros so they reach the \
+                 JSON subscriber; println! output is lost in production containers.",
+                &["crates/**"],
+            ),
+            memory(
+                "errors-0002",
+                Convention,
+                "Library crates return thiserror enums",
+                "Only binaries use anyhow; libraries expose typed errors.",
+                &["crates/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Convention,
+            "The installer prints its progress with println!",
+            "Only crates/installer writes user-facing progress to stdout with println!; its \
+             diagnostics still go through the tracing macros to the JSON subscriber.",
+            &["crates/installer/**"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
     }
 
     #[test]
