@@ -298,7 +298,7 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
     });
     // "The odeint wrapper was removed" folded into the memory that says to
     // integrate with odeint would contradict it.
-    if verdict.1 == Decision::Merge && scored.retires_title_word {
+    if verdict.1 == Decision::Merge && (scored.retires_title_word || scored.retires_specific) {
         return ambiguous(
             &live,
             best,

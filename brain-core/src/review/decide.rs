@@ -347,6 +347,12 @@ pub(super) struct Scored {
     /// A phrase of the candidate retires something its title names (see
     /// `Replacement::retires_title_word`): never folded into it.
     pub(super) retires_title_word: bool,
+    /// A phrase of the candidate retiring something ("has been
+    /// decommissioned", "will be deleted") names a word of the target's
+    /// title that no other memory compared shares with the candidate: the
+    /// candidate may retire what the target is about, so it is never folded
+    /// into it.
+    pub(super) retires_specific: bool,
     /// The candidate's title opens with something the target never names
     /// (see [`opens_apart`]): "The CLI prints user-facing output with
     /// console.log" against "Log with the shared pino logger".
@@ -430,6 +436,21 @@ pub(super) fn closeness(candidate: &Memory, target: &Memory) -> Closeness {
     }
 }
 
+/// Whether a phrase of the candidate reporting a retirement names a word of
+/// the target's title that is in `specific` (see
+/// [`Scored::retires_specific`]); not a phrase the target says itself.
+fn retires_specific(candidate: &Features, target: &Features, specific: &[String]) -> bool {
+    let own = target.replacements();
+    candidate.replacements().iter().any(|r| {
+        super::replacement::reports_retirement(r.phrase)
+            && !said_by(own, r)
+            && r.objects
+                .iter()
+                .flatten()
+                .any(|w| target.title_tokens.contains(w) && specific.contains(&text::root(w)))
+    })
+}
+
 /// Whether every path and module of the candidate is one the target lists
 /// as written (and the candidate has some).
 fn listed_in(candidate: &Memory, target: &Memory) -> bool {
@@ -490,6 +511,7 @@ pub(super) fn evidence(
         retired_title,
         retires_title_word,
     } = replacement_of(features, target_features, &target_words, combined);
+    let names_of_target = specific.clone();
     let names_specific = retired_title
         .iter()
         .any(|w| specific.contains(&text::root(w)));
@@ -550,6 +572,7 @@ pub(super) fn evidence(
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
         opens_apart: opens_apart(features, target_features),
+        retires_specific: retires_specific(features, target_features, &names_of_target),
         retires_title_word,
         tools_apart: family_apart(
             &candidate.title,
@@ -989,11 +1012,11 @@ fn replacement_of(
             combined >= RELATED
         } else {
             r.objects.iter().any(|o| {
-                2 * o
+                let shared = o
                     .iter()
                     .filter(|w| target_words.contains(w.as_str()))
-                    .count()
-                    > o.len()
+                    .count();
+                2 * shared > o.len()
             })
         };
         if said_by(own, r) || target.turns_down(r) {
@@ -2550,6 +2573,41 @@ mod tests {
              diagnostics still go through the tracing macros to the JSON subscriber.",
             &["crates/installer/**"],
         );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+    }
+
+    #[test]
+    fn a_reported_retirement_of_what_a_memory_is_about_is_never_merged() {
+        use MemoryType::Decision as D;
+        let stored = [
+            memory(
+                "docs-search-0001",
+                D,
+                "Docs search is served by Typesense",
+                "The docs site queries the pages collection in Typesense; a nightly job \
+                 (scripts/index_docs.ts) rebuilds it from the Markdown sources.",
+                &["site/search/**", "scripts/index_docs.ts"],
+            ),
+            memory(
+                "cache-0002",
+                D,
+                "Sessions live in Redis",
+                "Session data is stored in Redis with a 24 h TTL.",
+                &["app/sessions/**"],
+            ),
+        ];
+        let mut m = memory(
+            "candidate-ffff",
+            D,
+            "Search runs in the browser with Pagefind",
+            "Docs search queries a static Pagefind bundle built from the Markdown sources at \
+             deploy time. The Typesense cluster has been decommissioned and the nightly \
+             indexing job deleted.",
+            &["site/search/**"],
+        );
+        m.status = Status::Candidate;
+        m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+        let out = Reviewer::new(stored.iter()).review(&m);
         assert_ne!(out.decision, Decision::Merge, "{out:#?}");
     }
 

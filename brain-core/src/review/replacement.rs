@@ -83,6 +83,12 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "ditched",
     "got rid of",
     "ripped out",
+    "was stripped",
+    "were stripped",
+    "was taken out",
+    "were taken out",
+    "was torn out",
+    "were torn out",
     "is legacy",
     "are legacy",
     "reversing",
@@ -179,6 +185,31 @@ pub(super) fn retires(phrase: &str) -> bool {
         )
 }
 
+/// Whether the phrase reports a retirement, done or decided ("has been
+/// decommissioned", "was dropped", "will be deleted", "we ditched"), rather
+/// than one that everyday text also uses as an instruction or for what a
+/// thing does ("an INVALID index must be dropped", "Chrome shuts down the
+/// worker", "the pipeline is gone").
+pub(super) fn reports_retirement(phrase: &str) -> bool {
+    retires(phrase)
+        && (["was ", "were ", "been ", "will be "]
+            .iter()
+            .any(|p| phrase.starts_with(p))
+            || matches!(
+                phrase,
+                "decommissioned"
+                    | "retired"
+                    | "phased out"
+                    | "discontinued"
+                    | "sunsetted"
+                    | "ditched"
+                    | "ripped out"
+                    | "abandoned"
+                    | "archived"
+                    | "uninstalled"
+            ))
+}
+
 fn object_side(phrase: &str) -> Side {
     match phrase {
         // The passive names what went before it; after it comes where from
@@ -190,7 +221,8 @@ fn object_side(phrase: &str) -> Side {
         | "were removed" | "been removed" | "was deleted" | "were deleted" | "been deleted"
         | "is deleted" | "are deleted" | "was dropped" | "were dropped" | "is legacy" | "are legacy" | "removed" | "renamed to"
         | "will be deleted" | "will be removed" | "will be dropped" | "will be retired"
-        | "being removed" | "switched to" => {
+        | "being removed" | "switched to" | "was stripped" | "were stripped" | "was taken out"
+        | "were taken out" | "was torn out" | "were torn out" => {
             Side::Before
         }
         "deprecated" | "switched off" | "turned off" | "shut down" | "phased out"
@@ -480,15 +512,21 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             }
             let mut after = &clause[start + len..];
             if object_side(phrase) == Side::From {
-                let Some(from) = after.iter().position(|w| w == "from") else {
-                    continue;
-                };
-                after = &after[from + 1..];
+                match after.iter().position(|w| w == "from") {
+                    Some(from) => after = &after[from + 1..],
+                    // "Switched 3D physics to Jolt": what was switched comes
+                    // before "to".
+                    None if phrase == "switched" && after.iter().any(|w| w == "to") => {}
+                    None => continue,
+                }
             }
             let cut: &[&str] = match phrase.rsplit(' ').next() {
                 Some("from" | "off" | "of") => &["to", "onto", "into"],
                 _ if object_side(phrase) == Side::From => &["to", "onto", "into"],
                 _ if phrase == "replaced" => &["with"],
+                // "We dropped logrus for slog": what follows "for" is the
+                // new thing.
+                _ if retires(phrase) => &["for"],
                 _ => &[],
             };
             if let Some(to) = after.iter().position(|w| cut.contains(&w.as_str())) {
@@ -669,6 +707,24 @@ mod tests {
             (
                 "Fixtures now live in tests/data - the old folder was deleted",
                 &[("now lives in", &[&["fixture"]]), ("was deleted", &[])],
+            ),
+            // What follows "for" after a retirement is the new thing.
+            (
+                "We ditched Webpack for Rspack last quarter.",
+                &[("ditched", &[&["webpack"]])],
+            ),
+            // "Switched X to Y" without "from": X is what was switched.
+            (
+                "Switched the CI runners to ARM.",
+                &[("switched", &[&["ci", "runner"]])],
+            ),
+            (
+                "The Sentry hooks were stripped from every service.",
+                &[("were stripped", &[&["sentry", "hook"]])],
+            ),
+            (
+                "Memcached was taken out of the stack.",
+                &[("was taken out", &[&["memcach"]])],
             ),
         ];
         for (text, expected) in cases {
