@@ -12,15 +12,16 @@
 //! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), in texts at least `RESTATED` alike or titles that share a word (a version both summaries name as background says nothing), not an exception carved out of part of the target's scope ("Exception: …", "every other … still"), no additive wording (unless its title states the new value and it is worded as a change), scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
 //! | the two rules above point at two memories, the title states the new value and the memory holding the old one is the closer ("Dev Redis moved to host port 56380": the port rule, not the `make dev` rule the words before "moved to" also name) | full replacement | supersede that one |
 //! | a phrase reports as done ("was removed") the retirement of something the target's title names, same scope, `combined ≥ RELATED` ("the odeint wrapper was removed" against "Integrate … with scipy.integrate.odeint") | full replacement | supersede |
+//! | a newer candidate reports as done or decided ("has been decommissioned", "will be deleted") the retirement of a word of the target's title that no other compared memory shares with it, same type, scope not disjoint, `combined ≥ RESTATED` ("the Elasticsearch cluster has been decommissioned" against "Product search is served by Elasticsearch") | full replacement | supersede |
 //! | an exception carved out of one rule for part of its scope ("Exception: …", "every other … still"), setting otherwise a value that rule states | additive update | merge |
 //! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, an additive reference or a repeated claim, or words only it shares with the candidate | novel | accept |
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
-//! | any merge below, when the candidate changes a value of the target, or reports as removed something the target's title names | ambiguous overlap | accept |
+//! | any merge below, when the candidate changes a value of the target, or reports as removed something the target's title names (or, as done or decided, a word of its title only it shares) | ambiguous overlap | accept |
 //! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`, `combined ≥ RELATED` in the same scope, or a narrower scope that adds nothing with `summary ≥ 0.7`) and nothing added | duplicate | merge |
 //! | an additive reference names the memory ("Adding to the 500 ms IWDG note", "Following up on the cache-key rule"): two or more of its words, more than any other's | additive update | merge |
 //! | the candidate repeats the claim of exactly one memory (every content word of its title, same polarity): in one sentence, `combined ≥ RESTATED`, scope same / broader / both global; or across its text, `combined ≥ OVERLAP`, the same paths or modules | additive update (duplicate when it adds nothing) | merge |
 //! | shared terms below `RELATED`, scope not disjoint, no rival with shared terms | duplicate (additive update with additive wording) | merge |
-//! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as") and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
+//! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as"), or says it adds ("also", "on top of") in texts at least `RESTATED` alike, a scope not disjoint and no tools of one kind (see [`adds_to`]), and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
 //! | candidate scope narrower than the target's (and not made of paths the target lists itself) and `combined ≥ RELATED` | possible split | accept |
 //! | `combined ≥ RELATED` (or same identity), `summary ≥ OVERLAP`, adds information, no close runner-up | additive update | merge |
 //! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, scope same / broader / both global, or narrower with bodies `BODY_OVER_TITLE` more alike than titles and a title that opens with something the target names (see [`words_scope`]), and the titles do not name two tools of one kind (pnpm / Cargo), nor the target's title a thing in code the candidate never writes (`PodDisruptionBudget`) | duplicate | merge |
@@ -344,7 +345,8 @@ fn closest_comparable<'s>(
     let tied = leader.filter(|s| {
         s.evidence.combined >= SPECIFIC_FLOOR
             && ((s.specific.len() >= 4 && words_scope(s) && s.evidence.summary >= SPECIFIC_BODY)
-                || (features.elaborates && s.specific.len() >= 2))
+                || (features.elaborates && s.specific.len() >= 2)
+                || adds_to(s))
     });
     added(live)
         .or_else(|| live.first().filter(gate).copied())
@@ -450,7 +452,21 @@ fn replaced<'s>(
             })
             .copied()
     };
-    let by_name = by_name.or_else(retired);
+    // "The Elasticsearch cluster has been decommissioned" against "Product
+    // search is served by Elasticsearch": a reported retirement of what
+    // only that memory's title names, in texts that say the same.
+    let retired_specific = || {
+        live.iter()
+            .find(|s| {
+                s.retires_specific
+                    && !s.cross_type
+                    && s.evidence.newer
+                    && s.evidence.scope != ScopeRelation::Disjoint
+                    && s.evidence.combined >= RESTATED
+            })
+            .copied()
+    };
+    let by_name = by_name.or_else(retired).or_else(retired_specific);
     match (by_name, by_value) {
         (Some(n), Some(v))
             if !n.evidence.lineage_link
@@ -585,7 +601,7 @@ fn merge_or_split(
         return Some(verdict);
     }
     let leads = leader.is_some_and(|l| l.evidence.target == best.target);
-    if features.elaborates && leads && scored.specific.len() >= 2 {
+    if (features.elaborates || adds_to(scored)) && leads && scored.specific.len() >= 2 {
         return Some(tied(scored, true));
     }
     if best.scope == ScopeRelation::Narrower && best.combined >= RELATED && !scored.listed_in_target
@@ -710,6 +726,21 @@ fn words_scope(s: &Scored) -> bool {
         || (e.scope == ScopeRelation::Narrower
             && !s.opens_apart
             && e.summary >= e.title + BODY_OVER_TITLE)
+}
+
+/// The candidate says it adds ("also", "on top of") to a memory it shares
+/// two or more words with that no other compared memory has, in texts at
+/// least [`RESTATED`] alike and scopes that touch; not a look-alike (tools
+/// of one kind), nor a rule for part of the scope that opens with something
+/// the memory never names.
+fn adds_to(s: &Scored) -> bool {
+    let narrower_part = s.opens_apart && s.evidence.scope == ScopeRelation::Narrower;
+    !s.evidence.additive_wording.is_empty()
+        && !s.tools_apart
+        && !narrower_part
+        && s.specific.len() >= 2
+        && s.evidence.combined >= RESTATED
+        && s.evidence.scope != ScopeRelation::Disjoint
 }
 
 /// Bodies more alike than the titles: the same knowledge told from another

@@ -336,7 +336,9 @@ pub(super) struct Scored {
     /// entries, not a part carved out of one of them.
     pub(super) listed_in_target: bool,
     /// The titles name different tools of one kind, each unknown to the
-    /// other memory ("pnpm store cache …" against "Cargo cache key …"):
+    /// other memory ("pnpm store cache …" against "Cargo cache key …"), or
+    /// each a capitalised name inside it that the other never uses ("R8
+    /// strips Gson model fields" against "R8 full mode breaks Retrofit …"):
     /// words the two share elsewhere do not make them one rule.
     pub(super) tools_apart: bool,
     /// The target's title names something in code (`PodDisruptionBudget`,
@@ -460,17 +462,21 @@ fn listed_in(candidate: &Memory, target: &Memory) -> bool {
         && c.modules.iter().all(|m| t.modules.contains(m))
 }
 
-/// Whether the candidate's title opens with a word the target never uses:
-/// its first word that can tell things apart (not a stop word, a number or
-/// a [`subject::generic`] word), what the title is about ("The CLI prints
-/// …", "Webhook handlers validate …").
+/// Whether the candidate's title opens with words the target never uses:
+/// its first two words that can tell things apart (not stop words, numbers
+/// or [`subject::generic`] words), what the title is about ("The CLI prints
+/// …", "Descriptor rings must …"); one known word is enough to be about the
+/// target, since a title may open with a verb or an adjective ("Share one
+/// Postgres container …", "Golden-logit tests …").
 fn opens_apart(candidate: &Features, target: &Features) -> bool {
-    text::code_words(&candidate.text[..candidate.title_len])
+    let heads: Vec<String> = text::code_words(&candidate.text[..candidate.title_len])
         .iter()
         .filter(|w| !text::is_stopword(w) && w.chars().next().is_some_and(char::is_alphabetic))
         .map(|w| text::root(w))
-        .find(|r| !subject::generic(r))
-        .is_some_and(|head| !text::has_root(&target.roots, &head))
+        .filter(|r| !subject::generic(r))
+        .take(2)
+        .collect();
+    !heads.is_empty() && heads.iter().all(|h| !text::has_root(&target.roots, h))
 }
 
 /// Whether the target's title names a thing in code ([`text::terms`]:
@@ -663,7 +669,9 @@ fn title_names(title: &str) -> impl Iterator<Item = &str> {
 
 /// A name each title holds that the other memory never mentions, if both
 /// have one: two named things (`USPS` where it says `FedEx`), not one thing
-/// stated twice.
+/// stated twice. Against such a name, the other title's capitalised first
+/// word counts as one when its memory never uses it (`Helm` where it says
+/// `AWS`).
 fn names_apart(
     candidate_title: &str,
     target_title: &str,
@@ -682,9 +690,34 @@ fn names_apart(
             })
             .map(str::to_owned)
     };
+    // Against a name the other title holds, a title's first word, when the
+    // other memory never uses it, names another thing too ("Helm provider
+    // held at 2.12.x" against "AWS provider pinned to ~> 5.40").
+    let head = |title: &str, other: &BTreeSet<String>| {
+        title
+            .split(|c: char| !c.is_alphanumeric())
+            .find(|w| !w.is_empty())
+            .filter(|w| {
+                w.chars().next().is_some_and(char::is_uppercase)
+                    && w.chars().all(char::is_alphabetic)
+                    && !text::is_stopword(&w.to_lowercase())
+                    && !subject::generic(&text::root(w))
+                    && !text::has_root(other, &text::root(w))
+            })
+            .map(str::to_owned)
+    };
+    let (candidate, target) = match (
+        own(candidate_title, target_title, target_roots),
+        own(target_title, candidate_title, candidate_roots),
+    ) {
+        (Some(c), Some(t)) => (c, t),
+        (Some(c), None) => (c, head(target_title, candidate_roots)?),
+        (None, Some(t)) => (head(candidate_title, target_roots)?, t),
+        (None, None) => return None,
+    };
     Some(Distinct {
-        candidate: own(candidate_title, target_title, target_roots)?,
-        target: own(target_title, candidate_title, candidate_roots)?,
+        candidate,
+        target,
         leading: true,
     })
 }
@@ -806,7 +839,9 @@ const FAMILIES: &[&[&str]] = &[
 ];
 
 /// The family members each title names that the other memory never does,
-/// from one family (see [`FAMILIES`]).
+/// from one family (see [`FAMILIES`]), or names written capitalised inside
+/// each title (not its first word, not an acronym) that the other memory
+/// never uses.
 fn family_apart(
     candidate_title: &str,
     target_title: &str,
@@ -822,14 +857,31 @@ fn family_apart(
     let (c, t) = (named(candidate_title), named(target_title));
     let knows =
         |roots: &BTreeSet<String>, w: &str| roots.contains(w) || roots.contains(&text::root(w));
-    FAMILIES.iter().any(|family| {
+    let in_family = FAMILIES.iter().any(|family| {
         let own = |title: &BTreeSet<String>, other: &BTreeSet<String>| {
             family
                 .iter()
                 .any(|m| title.contains(*m) && !knows(other, m))
         };
         own(&c, target_roots) && own(&t, candidate_roots)
-    })
+    });
+    // A name written capitalised inside each title ("R8 strips Gson model
+    // fields" / "R8 full mode breaks Retrofit suspend functions"), unknown
+    // to the other memory: two named things of one kind.
+    let proper = |title: &str, other: &BTreeSet<String>| {
+        title
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .skip(1)
+            .any(|w| {
+                w.chars().next().is_some_and(char::is_uppercase)
+                    && w.chars().all(char::is_alphanumeric)
+                    && w.chars().filter(|c| c.is_alphabetic()).count() >= 3
+                    && w.chars().any(char::is_lowercase)
+                    && !knows(other, &w.to_lowercase())
+            })
+    };
+    in_family || (proper(candidate_title, target_roots) && proper(target_title, candidate_roots))
 }
 
 /// Whether the candidate adds to the target: two or more new summary words,
@@ -1187,6 +1239,18 @@ mod tests {
                 "Run rustfmt before pushing",
                 true,
             ),
+            // A name inside each title that the other never uses.
+            (
+                "R8 strips Moshi adapters in release builds",
+                "R8 removes Jackson annotations in release builds",
+                true,
+            ),
+            // Acronyms are kinds and standards, not names of one thing.
+            (
+                "Keep coordinates as WGS84",
+                "Store geometries in EPSG 4326",
+                false,
+            ),
             // One names the other: the same subject seen twice.
             ("Moved from npm to pnpm", "Install with npm ci in CI", false),
             ("Cache the pnpm store", "pnpm store lives in ~/.pnpm", false),
@@ -1233,6 +1297,14 @@ mod tests {
                 "GCP quota is 24 vCPUs",
                 Some("`AWS` where it says `GCP`"),
             ),
+            // Against a name, a first word the other never uses names
+            // another thing; one it uses names the same.
+            (
+                "Kafka client pinned to 3.7",
+                "AWS SDK pinned to 2.25",
+                Some("`Kafka` where it says `AWS`"),
+            ),
+            ("Timeout raised to 30 s", "AWS timeout is 10 s", None),
             // One name, or the same in both, or an identifier: one thing.
             ("minSdk is now 26", "minSdk is 24", None),
             ("Node pinned to 22", "Node pinned to 20", None),
@@ -2546,6 +2618,21 @@ mod tests {
             (Decision::Merge, Some("http-timeouts-0001".to_owned())),
             "{out:#?}"
         );
+        // A title may open with a verb the memory never uses; the word after
+        // it names what the memory is about.
+        let out = review(
+            &stored,
+            Gotcha,
+            "Bound every tax API call in the billing worker",
+            "Once the tax API went silent and billing sat idle for hours: give its reqwest \
+             client a connect_timeout and an overall timeout.",
+            &["services/billing/**"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Merge, Some("http-timeouts-0001".to_owned())),
+            "{out:#?}"
+        );
         // A rule for part of the scope names that part first, a thing the
         // broader memory never speaks of: a new memory.
         let stored = [
@@ -2568,7 +2655,7 @@ mod tests {
         let out = review(
             &stored,
             Convention,
-            "The installer prints its progress with println!",
+            "The installer reports progress on stdout with println!",
             "Only crates/installer writes user-facing progress to stdout with println!; its \
              diagnostics still go through the tracing macros to the JSON subscriber.",
             &["crates/installer/**"],
@@ -2577,7 +2664,7 @@ mod tests {
     }
 
     #[test]
-    fn a_reported_retirement_of_what_a_memory_is_about_is_never_merged() {
+    fn a_reported_retirement_of_what_a_memory_is_about_replaces_it() {
         use MemoryType::Decision as D;
         let stored = [
             memory(
@@ -2607,8 +2694,56 @@ mod tests {
         );
         m.status = Status::Candidate;
         m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
-        let out = Reviewer::new(stored.iter()).review(&m);
+        let reviewer = Reviewer::new(stored.iter());
+        let out = reviewer.review(&m);
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Supersede, Some("docs-search-0001")),
+            "{out:#?}"
+        );
+        // Written before the memory it retires (an import of older notes):
+        // no replacement, and never folded into it either.
+        m.provenance.captured_at = "2020-01-01T00:00:00Z".parse().unwrap();
+        let out = reviewer.review(&m);
         assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+    }
+
+    #[test]
+    fn a_candidate_that_says_it_adds_joins_the_memory_only_it_shares_words_with() {
+        use MemoryType::Gotcha;
+        let stored = [
+            memory(
+                "offsets-0001",
+                Gotcha,
+                "Kafka consumers commit offsets after processing",
+                "The billing consumer commits offsets only once the handler returns, so a \
+                 crash replays the message instead of losing it.",
+                &["services/billing/**"],
+            ),
+            memory(
+                "emails-0002",
+                Gotcha,
+                "Receipt emails are sent through Postmark",
+                "The billing service renders receipts with MJML and sends them via Postmark.",
+                &["services/billing/**"],
+            ),
+        ];
+        let mut m = memory(
+            "candidate-ffff",
+            Gotcha,
+            "Replayed messages reach the handler twice",
+            "A crash between the handler and the commit also replays messages the billing \
+             consumer already applied, so handlers must be idempotent.",
+            &["services/billing/**"],
+        );
+        m.status = Status::Candidate;
+        m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+        let out = Reviewer::new(stored.iter()).review(&m);
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Merge, Some("offsets-0001")),
+            "{out:#?}"
+        );
     }
 
     #[test]

@@ -123,6 +123,7 @@ const PLATITUDE: &[&str] = &[
     "principles",
     "follow",
     "easy",
+    "read",
     "understand",
     "understandable",
     "mind",
@@ -195,6 +196,8 @@ const EPISODIC: &[&str] = &[
     "last week",
     "next week",
     "earlier today",
+    "just now",
+    "on my branch",
     "spent the",
     "no conclusion",
     "still blocked",
@@ -227,6 +230,7 @@ const ACTIVITY_VERBS: &[&str] = &[
     "cleaned",
     "committed",
     "continued",
+    "corrected",
     "debugged",
     "deleted",
     "deployed",
@@ -554,6 +558,21 @@ mod tests {
                 true,
             ),
             ("WIP", "wip on search indexing, continuing tomorrow", true),
+            (
+                "Typo fix in the install guide",
+                "Corrected 'pip isntall' to 'pip install' in the guide.",
+                true,
+            ),
+            (
+                "Write clean code",
+                "Code should be clean and easy to read.",
+                true,
+            ),
+            (
+                "Unit test status",
+                "Ran the unit tests on my branch just now and they pass.",
+                true,
+            ),
             // Chat replies, re-runs, deploys of a version, a discussion that
             // settled nothing, a report whose own verb is "removed".
             ("Looks good", "LGTM, ship it. Thanks!", true),
