@@ -24,7 +24,7 @@
 //! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as"), or says it adds ("also", "on top of") in texts at least `RESTATED` alike, a scope not disjoint and no tools of one kind (see [`adds_to`]), and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
 //! | candidate scope narrower than the target's (and not made of paths the target lists itself) and `combined ≥ RELATED` | possible split | accept |
 //! | `combined ≥ RELATED` (or same identity), `summary ≥ OVERLAP`, adds information, no close runner-up | additive update | merge |
-//! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, scope same / broader / both global, or narrower with bodies `BODY_OVER_TITLE` more alike than titles and a title that opens with something the target names (see [`words_scope`]), and the titles do not name two tools of one kind (pnpm / Cargo), nor the target's title a thing in code the candidate never writes (`PodDisruptionBudget`) | duplicate | merge |
+//! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, scope same / broader / both global, or narrower with bodies `BODY_OVER_TITLE` more alike than titles and a title that opens with something the target names, in one of its first two telling words (see [`words_scope`]), and the titles do not name two tools of one kind (pnpm / Cargo), nor the target's title a thing in code the candidate never writes (`PodDisruptionBudget`) | duplicate | merge |
 //! | bodies more alike than titles (summary ≥ `BODY_ALIKE` and `BODY_OVER_TITLE` above the title: the same knowledge told from another side, where a look-alike keeps the title's shape), no close runner-up, no tools of one kind, a title that announces no change | duplicate (additive update when it adds) | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept |
 //!
@@ -711,8 +711,9 @@ fn exception_to(features: &Features, live: &[&Scored]) -> Option<Verdict> {
 
 /// A scope in which words only two memories share make them one: one the
 /// candidate covers whole, or a narrower one when the bodies are more alike
-/// than the titles (by [`BODY_OVER_TITLE`]) and the candidate's title opens
-/// with something the target names. A rule for part of a memory's scope
+/// than the titles (by [`BODY_OVER_TITLE`]) and one of the first two words
+/// of the candidate's title that can tell things apart is one the target
+/// uses (see `Scored::opens_apart`). A rule for part of a memory's scope
 /// names that part first ("Webhook handlers validate the body with zod after
 /// the signature check" under "Validate request bodies with zod", "The CLI
 /// prints user-facing output with console.log" under "Log with the shared
