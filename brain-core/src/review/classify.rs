@@ -58,6 +58,13 @@ const BODY_ALIKE: f64 = 0.4;
 /// (0.078).
 const BODY_OVER_TITLE: f64 = 0.07;
 
+/// Words only two memories share from which bodies alike (see
+/// [`bodies_alike`]) make a narrower candidate a retelling whatever its title
+/// opens with: one more than the rule for part of a scope with the most such
+/// words in the review corpus ("The CLI prints user-facing output with
+/// console.log" under "Log with the shared pino logger": five).
+const MANY_SPECIFIC: usize = 6;
+
 /// Summary similarity below which words only two memories share do not make
 /// them the same knowledge in other words: a rephrasing restates the body,
 /// while another rule about the same files shares only the names ("Run
@@ -723,21 +730,28 @@ fn exception_to(features: &Features, live: &[&Scored]) -> Option<Verdict> {
 /// classes").
 fn words_scope(s: &Scored) -> bool {
     let e = &s.evidence;
+    // Bodies alike in many words only these two share outweigh a title
+    // that opens elsewhere ("Big meshes crash in threaded regions unless
+    // worker stacks are enlarged" retelling "OMP_STACKSIZE must be raised
+    // for the implicit solver").
+    let retold = bodies_alike(e) && s.specific.len() >= MANY_SPECIFIC;
     wide_enough(e.scope)
         || (e.scope == ScopeRelation::Narrower
-            && !s.opens_apart
+            && (!s.opens_apart || (retold && !s.opens_with_name))
             && e.summary >= e.title + BODY_OVER_TITLE)
 }
 
 /// The candidate says it adds ("also", "on top of") to a memory it shares
 /// two or more words with that no other compared memory has, in texts at
 /// least [`RESTATED`] alike and scopes that touch; not a look-alike (tools
-/// of one kind), nor a rule for part of the scope that opens with something
-/// the memory never names.
+/// of one kind, or titles of one shape naming different things), nor a
+/// rule for part of the scope that opens with something the memory never
+/// names.
 fn adds_to(s: &Scored) -> bool {
     let narrower_part = s.opens_apart && s.evidence.scope == ScopeRelation::Narrower;
     !s.evidence.additive_wording.is_empty()
         && !s.tools_apart
+        && !s.shape_apart
         && !narrower_part
         && s.specific.len() >= 2
         && s.evidence.combined >= RESTATED

@@ -355,10 +355,19 @@ pub(super) struct Scored {
     /// candidate may retire what the target is about, so it is never folded
     /// into it.
     pub(super) retires_specific: bool,
+    /// The titles share their shape but name different things (see
+    /// [`subject::distinct`]), read even when additive wording or shared
+    /// names keep that from making a distinct subject: "CI fails on mix
+    /// credo --strict issues … the lint job also runs …" adds nothing to
+    /// "CI fails on mix format --check-formatted diffs".
+    pub(super) shape_apart: bool,
     /// The candidate's title opens with something the target never names
     /// (see [`opens_apart`]): "The CLI prints user-facing output with
     /// console.log" against "Log with the shared pino logger".
     pub(super) opens_apart: bool,
+    /// It opens with a name the target never uses ("D1 read replicas …"
+    /// against "KV reads …"): another thing, however alike the bodies.
+    pub(super) opens_with_name: bool,
 }
 
 impl Scored {
@@ -453,6 +462,15 @@ fn retires_specific(candidate: &Features, target: &Features, specific: &[String]
     })
 }
 
+/// Whether a word is written as a name: letters with digits (`D1`, `S3`)
+/// or two capitals (`KV`, `GraphQL`); not an acronym of a kind of thing
+/// ([`KINDS`]: `DB`, `API`).
+fn name_like(word: &str) -> bool {
+    !KINDS.contains(&word)
+        && (word.chars().any(|c| c.is_ascii_digit())
+            || word.chars().filter(|c| c.is_uppercase()).count() >= 2)
+}
+
 /// Whether every path and module of the candidate is one the target lists
 /// as written (and the candidate has some).
 fn listed_in(candidate: &Memory, target: &Memory) -> bool {
@@ -467,16 +485,32 @@ fn listed_in(candidate: &Memory, target: &Memory) -> bool {
 /// or [`subject::generic`] words), what the title is about ("The CLI prints
 /// …", "Descriptor rings must …"); one known word is enough to be about the
 /// target, since a title may open with a verb or an adjective ("Share one
-/// Postgres container …", "Golden-logit tests …").
-fn opens_apart(candidate: &Features, target: &Features) -> bool {
-    let heads: Vec<String> = text::code_words(&candidate.text[..candidate.title_len])
-        .iter()
-        .filter(|w| !text::is_stopword(w) && w.chars().next().is_some_and(char::is_alphabetic))
-        .map(|w| text::root(w))
-        .filter(|r| !subject::generic(r))
+/// Postgres container …", "Golden-logit tests …"), unless the first is a
+/// name the target never uses ("D1 read replicas can lag …" against "KV
+/// reads after a write can be stale").
+fn opens_apart(candidate: &Features, target: &Features) -> (bool, bool) {
+    let title = &candidate.text[..candidate.title_len];
+    let heads: Vec<(&str, String)> = title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().next().is_some_and(char::is_alphabetic))
+        .filter_map(|w| {
+            let lower = w.to_lowercase();
+            let root = text::root(&lower);
+            (!text::is_stopword(&lower) && (name_like(w) || !subject::generic(&root)))
+                .then_some((w, root))
+        })
         .take(2)
         .collect();
-    !heads.is_empty() && heads.iter().all(|h| !text::has_root(&target.roots, h))
+    let unknown = |root: &String| !text::has_root(&target.roots, root);
+    // A name opens it ("D1 read replicas can lag"): no verb or adjective is
+    // written so.
+    let named = heads
+        .first()
+        .is_some_and(|(raw, root)| name_like(raw) && unknown(root));
+    (
+        named || (!heads.is_empty() && heads.iter().all(|(_, root)| unknown(root))),
+        named,
+    )
 }
 
 /// Whether the target's title names a thing in code ([`text::terms`]:
@@ -518,11 +552,12 @@ pub(super) fn evidence(
         retires_title_word,
     } = replacement_of(features, target_features, &target_words, combined);
     let names_of_target = specific.clone();
+    let opens = opens_apart(features, target_features);
     let names_specific = retired_title
         .iter()
         .any(|w| specific.contains(&text::root(w)));
     let shared = shared_terms(features, target_features);
-    let (changed, distinct) =
+    let (changed, distinct, shape_apart) =
         change_or_distinct(candidate, features, target, target_features, &shared);
     let evidence = Evidence {
         target: target.id.clone(),
@@ -577,7 +612,9 @@ pub(super) fn evidence(
         names_title,
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
-        opens_apart: opens_apart(features, target_features),
+        opens_apart: opens.0,
+        opens_with_name: opens.1,
+        shape_apart,
         retires_specific: retires_specific(features, target_features, &names_of_target),
         retires_title_word,
         tools_apart: family_apart(
@@ -590,15 +627,17 @@ pub(super) fn evidence(
     }
 }
 
-/// The value the candidate changes, and how its subject differs from the
-/// target's (see [`subject::distinct`], [`names_apart`]), if it does.
+/// The value the candidate changes, how its subject differs from the
+/// target's (see [`subject::distinct`], [`names_apart`]), if it does, and
+/// whether the titles' shapes differ in what they name at all
+/// ([`Scored::shape_apart`]).
 fn change_or_distinct(
     candidate: &Memory,
     features: &Features,
     target: &Memory,
     target_features: &Features,
     shared: &[String],
-) -> (Option<ValueChange>, Option<Distinct>) {
+) -> (Option<ValueChange>, Option<Distinct>, bool) {
     let changed = values::change(&features.values, &target_features.values);
     // "USPS DIM divisor is 166" against "FedEx/UPS DIM divisor is 139": the
     // same kind of value of another named thing, no change.
@@ -615,16 +654,20 @@ fn change_or_distinct(
     // measured amounts (`adc2_get_raw`, `ESP_ERR_TIMEOUT`) are about one
     // thing, however differently their titles go on.
     let named_alike = shared.iter().filter(|t| t.starts_with('`')).count() >= 2;
+    // The shape is read whatever else the candidate says; additive wording
+    // and shared names only keep it from making a distinct subject.
+    let shape = subject::distinct(
+        &features.frame,
+        &target_features.frame,
+        &features.roots,
+        &target_features.roots,
+    );
+    let shape_apart = shape.is_some();
     let distinct = if find_phrases(&features.text, ADDITIVE_WORDING).is_empty()
         && !features.elaborates
         && !named_alike
     {
-        subject::distinct(
-            &features.frame,
-            &target_features.frame,
-            &features.roots,
-            &target_features.roots,
-        )
+        shape
     } else {
         None
     }
@@ -638,19 +681,20 @@ fn change_or_distinct(
                 .is_some_and(|c| c.in_titles && c.strength.0 == 3)
     })
     .or(named_apart);
-    (changed, distinct)
+    (changed, distinct, shape_apart)
 }
+
+/// Acronyms of kinds of things, not names of one.
+const KINDS: &[&str] = &[
+    "API", "APIs", "CI", "CD", "CLI", "CPU", "CSS", "DB", "DBs", "DNS", "GPU", "HTML", "HTTP",
+    "HTTPS", "ID", "IDs", "IO", "IP", "JSON", "JWT", "ORM", "OS", "PR", "PRs", "RAM", "SDK", "SQL",
+    "SSL", "TCP", "TLS", "UDP", "UI", "URL", "URLs", "UX", "VM", "XML", "YAML",
+];
 
 /// The proper names a title holds: acronyms (`USPS`, `AWS`) and words
 /// capitalised inside as brands are (`FedEx`, `WeasyPrint`), not
 /// identifiers (`minSdk`).
 fn title_names(title: &str) -> impl Iterator<Item = &str> {
-    // Acronyms of kinds of things, not names of one.
-    const KINDS: &[&str] = &[
-        "API", "APIs", "CI", "CD", "CLI", "CPU", "CSS", "DB", "DBs", "DNS", "GPU", "HTML", "HTTP",
-        "HTTPS", "ID", "IDs", "IO", "IP", "JSON", "JWT", "ORM", "OS", "PR", "PRs", "RAM", "SDK",
-        "SQL", "SSL", "TCP", "TLS", "UDP", "UI", "URL", "URLs", "UX", "VM", "XML", "YAML",
-    ];
     // A name says what the title is about when it opens it ("USPS DIM
     // divisor …"), not when it tells of a circumstance ("… behind
     // PgBouncer").
@@ -2706,6 +2750,106 @@ mod tests {
         m.provenance.captured_at = "2020-01-01T00:00:00Z".parse().unwrap();
         let out = reviewer.review(&m);
         assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+    }
+
+    #[test]
+    fn look_alikes_and_retellings_in_a_narrower_scope() {
+        use MemoryType::{Convention, Gotcha};
+        let review = |stored: &[Memory], kind, title: &str, summary: &str, paths: &[&str]| {
+            let mut m = memory("candidate-ffff", kind, title, summary, paths);
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            Reviewer::new(stored.iter()).review(&m)
+        };
+        // Another check of the same CI job, said to come "also": the titles
+        // have one shape and name two things.
+        let stored = [
+            memory(
+                "ci-fmt-0001",
+                Convention,
+                "CI fails on cargo fmt --check diffs",
+                "The lint job runs cargo fmt --check; any unformatted file fails the build, \
+                 generated code included.",
+                &[".github/workflows/ci.yml"],
+            ),
+            memory(
+                "nightly-0002",
+                Convention,
+                "Miri runs nightly, not per PR",
+                "cargo miri test takes 40 minutes, so it runs in the nightly workflow.",
+                &[".github/workflows/nightly.yml"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Convention,
+            "CI fails on cargo deny advisories",
+            "The lint job also runs cargo deny check, so any crate with an open advisory \
+             fails the build; allow one in deny.toml with a reason instead of pinning.",
+            &[".github/workflows/ci.yml", "deny.toml"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+        // A narrower rule that opens with a name the memory never uses.
+        let stored = [
+            memory(
+                "s3-consistency-0001",
+                Gotcha,
+                "Blob listings after an upload can miss the new object",
+                "The MinIO gateway lists objects from a cache that refreshes every 30 s, so a \
+                 listing right after a put can miss the object. Read it by key instead.",
+                &[],
+            ),
+            memory(
+                "queue-0002",
+                Gotcha,
+                "Jobs are retried three times",
+                "The worker retries a failed job three times with backoff.",
+                &["worker/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Gotcha,
+            "R2 listings lag behind fresh writes",
+            "Since moving media to R2 a listing right after an upload from another region can \
+             miss the new object for a few seconds; read it by key instead.",
+            &["src/media/**"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+        // The same knowledge retold in many words only these two share,
+        // under a title that opens elsewhere.
+        let stored = [
+            memory(
+                "mpi-buffers-0001",
+                Gotcha,
+                "I_MPI_SHM_HEAP must be raised for the halo exchange",
+                "The halo exchange posts large non-blocking sends from shared-memory buffers; \
+                 with the default heap the ranks deadlock on meshes above 2000^3. Job scripts \
+                 export I_MPI_SHM_HEAP=4G.",
+                &["src/halo/**", "jobs/*.pbs"],
+            ),
+            memory(
+                "restart-0002",
+                Gotcha,
+                "Checkpoints are written every 500 steps",
+                "The driver writes a checkpoint every 500 steps to scratch.",
+                &["src/driver/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Gotcha,
+            "Big grids stall unless ranks get more shared memory",
+            "The deadlocks we see at 4000^3 and other large meshes come from the halo \
+             exchange's large non-blocking sends exhausting the shared-memory heap. Our job \
+             scripts raise that heap for exactly this; keep the export.",
+            &["jobs/*.pbs"],
+        );
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Merge, Some("mpi-buffers-0001")),
+            "{out:#?}"
+        );
     }
 
     #[test]

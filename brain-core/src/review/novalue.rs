@@ -123,6 +123,9 @@ const PLATITUDE: &[&str] = &[
     "principles",
     "follow",
     "easy",
+    "performant",
+    "performance",
+    "efficient",
     "read",
     "understand",
     "understandable",
@@ -399,10 +402,20 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
             title_opening(title, first)
         ));
     }
-    if words
+    // Beside the platitude's words, at most one name: the language or
+    // framework it is said of ("clean, readable, well-tested Julia code").
+    let other: BTreeSet<&String> = words
         .iter()
-        .all(|w| acknowledgement().contains(w) || platitude().contains(w) || text::is_stopword(w))
-    {
+        .filter(|w| {
+            !(acknowledgement().contains(*w) || platitude().contains(*w) || text::is_stopword(w))
+        })
+        .collect();
+    let named = |w: &String| {
+        all.split(|c: char| !c.is_alphanumeric())
+            .skip(1)
+            .any(|raw| raw.chars().next().is_some_and(char::is_uppercase) && text::stem(raw) == **w)
+    };
+    if other.is_empty() || (other.len() == 1 && other.iter().all(|w| named(w))) {
         return Some(format!(
             "a platitude (\"{}\"): it names nothing to act on",
             title_opening(title, first)
@@ -566,6 +579,12 @@ mod tests {
             (
                 "Write clean code",
                 "Code should be clean and easy to read.",
+                true,
+            ),
+            // A platitude said of one language is still one.
+            (
+                "Keep code performant",
+                "Always write clean, performant, well-tested Kotlin code.",
                 true,
             ),
             (
