@@ -78,9 +78,33 @@ pub(super) fn added_to(text: &str) -> Vec<BTreeSet<String>> {
                 }
             }
         }
+        // "The no-editing rule is for V__ files only", "the exception to
+        // the no-CPU-limit rule": a note named by what it says (unless a
+        // phrase above already named it).
+        for (end, w) in clause.iter().enumerate() {
+            if !starts.is_empty() || !NAMED_KINDS.contains(&w.as_str()) {
+                continue;
+            }
+            let Some(the) = (end.saturating_sub(NAMED_WORDS + 1)..end)
+                .rev()
+                .find(|&i| clause[i] == "the")
+            else {
+                continue;
+            };
+            let object = object_words(clause[the + 1..end].iter());
+            if object.len() >= 2 {
+                out.push(object);
+            }
+        }
     }
     out
 }
+
+/// Words after which "the … rule" names an earlier note by what it says.
+const NAMED_KINDS: &[&str] = &["rule", "convention", "guideline", "policy"];
+
+/// How many words "the … rule" may hold.
+const NAMED_WORDS: usize = 4;
 
 #[cfg(test)]
 mod tests {

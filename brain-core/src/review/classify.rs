@@ -138,8 +138,11 @@ fn rejected_repeat(all: &[&Scored]) -> Option<Verdict> {
             ),
         )
     } else {
+        // The closest among the memories whose scope touches the
+        // candidate's: one about other files is no closer repeat.
         let s = all
-            .first()
+            .iter()
+            .find(|s| s.evidence.scope != ScopeRelation::Disjoint)
             .filter(dismissed)
             .filter(|s| s.opposite.is_none() && !s.negates_shared)?;
         let alike = s.whole >= SAME_TOPIC_TEXT;
@@ -147,6 +150,8 @@ fn rejected_repeat(all: &[&Scored]) -> Option<Verdict> {
             (s, format!("similarity {:.2}", s.evidence.combined))
         } else if (alike && s.same_topic())
             || (!s.shared.is_empty() && s.evidence.combined >= OVERLAP)
+            // Names in common, the same files, and words only it shares.
+            || (s.same_topic() && same_scope(s.evidence.scope) && s.specific.len() >= 4)
         {
             (
                 s,
@@ -262,11 +267,7 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
     // elaboration naming what only the target names, wherever it lives).
     let live: Vec<&Scored> = live
         .into_iter()
-        .filter(|s| {
-            !s.cross_type
-                && (s.evidence.scope != ScopeRelation::Disjoint
-                    || (features.elaborates && s.specific.len() >= 2))
-        })
+        .filter(|s| mergeable(features, s))
         .collect();
     let leader = specific_leader(&live);
     if let Some(verdict) = exception_to(features, &live) {
@@ -332,6 +333,18 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
         );
     }
     verdict
+}
+
+/// Whether the candidate may be merged into this memory at all: the same
+/// type, in a scope that touches the candidate's, or wherever it lives when
+/// the candidate elaborates what only it names or names it in an addition
+/// ("Adding to the 500 ms IWDG note", "the exception to the no-CPU-limit
+/// rule").
+fn mergeable(features: &Features, s: &Scored) -> bool {
+    !s.cross_type
+        && (s.evidence.scope != ScopeRelation::Disjoint
+            || (features.elaborates && s.specific.len() >= 2)
+            || s.added_words >= 2)
 }
 
 /// The memory the merge rules look at: the closest, when it passes the
@@ -469,11 +482,31 @@ fn replaced<'s>(
                     && !s.cross_type
                     && s.evidence.newer
                     && s.evidence.scope != ScopeRelation::Disjoint
-                    && s.evidence.combined >= RESTATED
+                    && (s.evidence.combined >= RESTATED || s.specific.len() >= 4)
             })
             .copied()
     };
-    let by_name = by_name.or_else(retired).or_else(retired_specific);
+    // "Trivy gate now fails only on fixable CRITICAL CVEs" against "Trivy
+    // scan blocks on HIGH vulnerabilities": a title that says how things
+    // stand now, tied to one memory by many words only the two share, in a
+    // scope that covers it.
+    let now_tied = || {
+        features
+            .title_says_now()
+            .then(|| specific_leader(live))
+            .flatten()
+            .filter(|s| {
+                !s.cross_type
+                    && s.evidence.newer
+                    && wide_enough(s.evidence.scope)
+                    && s.specific.len() >= 4
+                    && s.evidence.combined >= RESTATED
+            })
+    };
+    let by_name = by_name
+        .or_else(retired)
+        .or_else(retired_specific)
+        .or_else(now_tied);
     match (by_name, by_value) {
         (Some(n), Some(v))
             if !n.evidence.lineage_link
@@ -753,7 +786,7 @@ fn adds_to(s: &Scored) -> bool {
         && !s.tools_apart
         && !s.shape_apart
         && !narrower_part
-        && s.specific.len() >= 2
+        && s.specific.len() >= 3
         && s.evidence.combined >= RESTATED
         && s.evidence.scope != ScopeRelation::Disjoint
 }

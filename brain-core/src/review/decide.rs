@@ -192,6 +192,31 @@ impl Features {
         self.values.change_worded
     }
 
+    /// Whether the text states this value (see [`Values::states`]).
+    pub(super) fn states_value(&self, value: &values::Value) -> bool {
+        self.values.states(value)
+    }
+
+    /// The [`text::root`]s of the paths both texts name
+    /// (`config/environments/test.rb`): where two rules live, not what they
+    /// say.
+    pub(super) fn shared_path_roots(&self, other: &Features) -> BTreeSet<String> {
+        self.terms
+            .iter()
+            .filter(|t| t.text.contains('/') && other.terms.iter().any(|o| o.text == t.text))
+            .flat_map(|t| t.words.iter().map(|w| text::root(w)))
+            .collect()
+    }
+
+    /// Whether the title says how things stand now ("Trivy gate now fails
+    /// only on fixable CRITICAL CVEs"): a present state that replaces an
+    /// earlier one.
+    pub(super) fn title_says_now(&self) -> bool {
+        text::words(&self.text[..self.title_len])
+            .iter()
+            .any(|w| w == "now")
+    }
+
     /// Whether the title says something was replaced or moved ("… moved to
     /// a new vendor", "We dropped the old HTTP client").
     pub(super) fn announces_replacement(&self) -> bool {
@@ -1032,8 +1057,12 @@ fn negates_shared(candidate: &Features, target: &Features) -> bool {
 /// Whether the target says the same replacement itself (the same phrase
 /// about the same thing): then nothing is replaced.
 fn said_by(own: &[Replaced], r: &Replaced) -> bool {
+    use super::replacement::retires;
     own.iter().any(|o| {
-        o.phrase == r.phrase
+        // "once the column is gone" and "after the column is removed": one
+        // retirement in two words.
+        let alike = o.phrase == r.phrase || (retires(o.phrase) && retires(r.phrase));
+        alike
             && ((o.refers_back() && r.refers_back())
                 || o.objects
                     .iter()

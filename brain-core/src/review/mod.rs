@@ -342,11 +342,14 @@ impl<'a> Reviewer<'a> {
             .into_iter()
             .map(|(i, c)| {
                 let (m, f) = &pool[i];
+                // Words of a path both name say where, not what.
+                let paths = features.shared_path_roots(f);
                 let specific: Vec<String> = features
                     .roots
                     .iter()
                     .filter(|w| {
                         !subject::generic(w)
+                            && !paths.contains(*w)
                             && f.roots.contains(*w)
                             && pool
                                 .iter()
@@ -355,7 +358,20 @@ impl<'a> Reviewer<'a> {
                     })
                     .cloned()
                     .collect();
-                decide::evidence(candidate, &features, m, f, c, specific)
+                let mut s = decide::evidence(candidate, &features, m, f, c, specific);
+                // A value another compared memory states is that memory's,
+                // not a change of this one ("Access tokens stay valid until
+                // their 15-minute expiry" against "refresh tokens are valid
+                // for 30 days", beside "Access tokens live 15 minutes").
+                if s.changed.as_ref().is_some_and(|ch| {
+                    pool.iter()
+                        .enumerate()
+                        .any(|(j, (_, o))| j != i && o.states_value(&ch.new_value))
+                }) {
+                    s.changed = None;
+                    s.evidence.changed_value = None;
+                }
+                s
             })
             .collect();
         classify::outcome(candidate, &features, scored)

@@ -270,6 +270,7 @@ const GENERIC_OBJECT: &[&str] = &[
     "nothing",
     "anymore",
     "anything",
+    "any",
     "appli",
     "apply",
     "case",

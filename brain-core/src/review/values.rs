@@ -113,6 +113,11 @@ pub(super) struct Values {
 }
 
 impl Values {
+    /// Whether the text states this value anywhere.
+    pub(super) fn states(&self, value: &Value) -> bool {
+        self.all.iter().any(|v| v.same(value))
+    }
+
     /// The values of a memory with this title and body (summary and detail),
     /// and the [`text::roots`] of both.
     pub(super) fn of(title: &str, body: &str, roots: BTreeSet<String>) -> Values {
@@ -164,6 +169,8 @@ pub(super) struct ValueChange {
     /// many words of the titles' frames (elsewhere: of what the values are
     /// about) are shared.
     pub(super) strength: (u8, usize),
+    /// The candidate's value.
+    pub(super) new_value: Value,
 }
 
 impl ValueChange {
@@ -312,6 +319,7 @@ fn describe(
         new_in_title: in_titles,
         worded,
         strength,
+        new_value: new.clone(),
     }
 }
 
