@@ -127,6 +127,13 @@ mod tests {
                 "Following up on the cache key rule: include the locale.",
                 &[&["cache", "key"]],
             ),
+            // A note named by what it says.
+            (
+                "Batch jobs are the exception to the no-CPU-limit rule.",
+                &[&["cpu", "limit"]],
+            ),
+            // One word names no note; a reference above is not read twice.
+            ("The lint rule stays.", &[]),
             // An instruction to add something names nothing it extends.
             ("Add to the allow list any new shader keyword.", &[]),
             ("Retries also apply to 429 responses.", &[]),

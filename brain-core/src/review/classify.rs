@@ -5,14 +5,15 @@
 //!
 //! | condition | relation | decision |
 //! | --- | --- | --- |
-//! | a `dismissed` memory of any type is repeated: verbatim, or with a body more alike than its title (see the bodies rule below), or reworded when it is the closest, at least `OVERLAP` alike with whole texts alike or an identifier both name, and the candidate neither contradicts it nor negates what both name (see [`rejected_repeat`]) | duplicate | reject |
+//! | a `dismissed` memory of any type is repeated: verbatim, or with a body more alike than its title (see the bodies rule below), or reworded when it is the closest of the memories whose scope touches the candidate's, at least `OVERLAP` alike with whole texts alike or an identifier both name (or naming the same things in the same files with four or more words only they share), and the candidate neither contradicts it nor negates what both name (see [`rejected_repeat`]) | duplicate | reject |
 //! | the candidate only reports activity or progress ("Fixed a typo", "WIP", "Rebased on main") and states nothing lasting | no durable value | reject, no target |
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
 //! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), in texts at least `RESTATED` alike or titles that share a word (a version both summaries name as background says nothing), not an exception carved out of part of the target's scope ("Exception: …", "every other … still"), no additive wording (unless its title states the new value and it is worded as a change), scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
 //! | the two rules above point at two memories, the title states the new value and the memory holding the old one is the closer ("Dev Redis moved to host port 56380": the port rule, not the `make dev` rule the words before "moved to" also name) | full replacement | supersede that one |
 //! | a phrase reports as done ("was removed") the retirement of something the target's title names, same scope, `combined ≥ RELATED` ("the odeint wrapper was removed" against "Integrate … with scipy.integrate.odeint") | full replacement | supersede |
-//! | a newer candidate reports as done or decided ("has been decommissioned", "will be deleted") the retirement of a word of the target's title that no other compared memory shares with it, same type, scope not disjoint, `combined ≥ RESTATED` ("the Elasticsearch cluster has been decommissioned" against "Product search is served by Elasticsearch") | full replacement | supersede |
+//! | a newer candidate reports as done or decided ("has been decommissioned", "will be deleted") the retirement of a word of the target's title that no other compared memory shares with it, same type, scope not disjoint, `combined ≥ RESTATED` or four or more words only the two share ("the Elasticsearch cluster has been decommissioned" against "Product search is served by Elasticsearch") | full replacement | supersede |
+//! | a newer candidate's title says how things stand now ("Trivy gate now fails only on fixable CRITICAL CVEs"), it shares four or more words with one memory that no other compared memory has (twice as many as any), same type, scope same / broader / both global, `combined ≥ RESTATED` | full replacement | supersede |
 //! | an exception carved out of one rule for part of its scope ("Exception: …", "every other … still"), setting otherwise a value that rule states | additive update | merge |
 //! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, an additive reference or a repeated claim, or words only it shares with the candidate | novel | accept |
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
@@ -34,6 +35,11 @@
 //! what they say of it; a memory
 //! of another type, except replaced by name; a candidate of the same batch
 //! (filtered before, in `mod.rs`).
+//!
+//! Words "only the two share" (see `mod.rs`) leave out the words of a path
+//! both name: it says where two rules live, not what they say. A value the
+//! candidate states that another compared memory states too is that
+//! memory's, not a change of the target's.
 
 use crate::model::{Memory, MemoryId, Status};
 
@@ -777,16 +783,18 @@ fn words_scope(s: &Scored) -> bool {
 /// The candidate says it adds ("also", "on top of") to a memory it shares
 /// two or more words with that no other compared memory has, in texts at
 /// least [`RESTATED`] alike and scopes that touch; not a look-alike (tools
-/// of one kind, or titles of one shape naming different things), nor a
-/// rule for part of the scope that opens with something the memory never
-/// names.
+/// of one kind, titles of one shape naming different things, or titles
+/// that open with the same two words and go on differently: "CI fails on
+/// any Ruff warning" / "CI fails on type errors in test files"), nor a rule
+/// for part of the scope that opens with something the memory never names.
 fn adds_to(s: &Scored) -> bool {
     let narrower_part = s.opens_apart && s.evidence.scope == ScopeRelation::Narrower;
     !s.evidence.additive_wording.is_empty()
         && !s.tools_apart
         && !s.shape_apart
+        && !s.same_opening
         && !narrower_part
-        && s.specific.len() >= 3
+        && s.specific.len() >= 2
         && s.evidence.combined >= RESTATED
         && s.evidence.scope != ScopeRelation::Disjoint
 }

@@ -380,6 +380,10 @@ pub(super) struct Scored {
     /// candidate may retire what the target is about, so it is never folded
     /// into it.
     pub(super) retires_specific: bool,
+    /// The titles open with the same two words and go on differently ("CI
+    /// fails on any Ruff warning" / "CI fails on type errors in test
+    /// files"): one frame said of two things.
+    pub(super) same_opening: bool,
     /// The titles share their shape but name different things (see
     /// [`subject::distinct`]), read even when additive wording or shared
     /// names keep that from making a distinct subject: "CI fails on mix
@@ -485,6 +489,12 @@ fn retires_specific(candidate: &Features, target: &Features, specific: &[String]
                 .flatten()
                 .any(|w| target.title_tokens.contains(w) && specific.contains(&text::root(w)))
     })
+}
+
+/// Whether two titles open with the same two words and differ after them.
+fn same_opening(a: &str, b: &str) -> bool {
+    let (a, b) = (text::words(a), text::words(b));
+    a.len() > 2 && b.len() > 2 && a[..2] == b[..2] && a != b
 }
 
 /// Whether a word is written as a name: letters with digits (`D1`, `S3`)
@@ -637,6 +647,7 @@ pub(super) fn evidence(
         names_title,
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
+        same_opening: same_opening(&candidate.title, &target.title),
         opens_apart: opens.0,
         opens_with_name: opens.1,
         shape_apart,
@@ -2877,6 +2888,328 @@ mod tests {
         assert_eq!(
             (out.decision, out.targets.first().map(MemoryId::as_str)),
             (Decision::Merge, Some("mpi-buffers-0001")),
+            "{out:#?}"
+        );
+    }
+
+    #[test]
+    fn additions_named_or_worded() {
+        use MemoryType::Convention;
+        let review = |stored: &[Memory], title: &str, summary: &str, paths: &[&str]| {
+            let mut m = memory("candidate-ffff", Convention, title, summary, paths);
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            Reviewer::new(stored.iter()).review(&m)
+        };
+        // An addition that names its memory by what it says joins it,
+        // though it lives in other files.
+        let stored = [
+            memory(
+                "limits-0001",
+                Convention,
+                "Requests on every container, no CPU limit",
+                "Charts set cpu and memory requests and a memory limit on every container; \
+                 CPU limits are left out to avoid CFS throttling.",
+                &["charts/api/values.yaml"],
+            ),
+            memory(
+                "probes-0002",
+                Convention,
+                "Readiness probes hit /ready",
+                "Every service exposes /ready for its readiness probe.",
+                &["charts/api/templates/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            "Report jobs carry a cap",
+            "The nightly report jobs are the exception to the no-CPU-limit rule: their \
+             bursts starved neighbouring pods, so they get one.",
+            &["charts/reports/values.yaml"],
+        );
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Merge, Some("limits-0001")),
+            "{out:#?}"
+        );
+        // "Also" under a title that opens like the memory's and goes on
+        // about another thing: another check of the same job.
+        let stored = [
+            memory(
+                "ruff-0001",
+                Convention,
+                "CI fails on any Ruff warning",
+                "The lint job runs ruff check with warnings as errors, so findings that pass \
+                 locally fail the PR; fix them or add a noqa with a reason.",
+                &[".github/workflows/ci.yml", "pyproject.toml"],
+            ),
+            memory(
+                "pytest-0002",
+                Convention,
+                "Tests run with xdist on CI",
+                "The test job runs pytest -n auto; fixtures must not share state.",
+                &[".github/workflows/ci.yml"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            "CI fails on type errors in test files",
+            "pytest only imports the code, but the typecheck job also runs mypy on the \
+             tests, so a type error in a test file that passes locally still fails CI.",
+            &[".github/workflows/ci.yml", "mypy.ini"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+    }
+
+    #[test]
+    fn two_retirement_phrases_about_one_thing_are_one_retirement() {
+        let own = super::super::replacement::replacements(
+            "App servers fail on INSERT once the column is gone.",
+        );
+        let said = |text: &str| {
+            let r = super::super::replacement::replacements(text);
+            super::said_by(&own, &r[0])
+        };
+        assert!(said("They fail on INSERT after the column is removed."));
+        // About another thing, it is a replacement.
+        assert!(!said("The nightly export job was removed."));
+    }
+
+    #[test]
+    fn replacements_repeats_and_additions_named_in_other_ways() {
+        use MemoryType::{Convention, Decision as D, Gotcha};
+        let review = |stored: &[Memory], kind, title: &str, summary: &str, paths: &[&str]| {
+            let mut m = memory("candidate-ffff", kind, title, summary, paths);
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            Reviewer::new(stored.iter()).review(&m)
+        };
+        let decided = |out: &crate::review::ReviewOutcome| {
+            (
+                out.decision,
+                out.targets.first().map(|t| t.as_str().to_owned()),
+            )
+        };
+        let dismissed = |mut m: Memory| {
+            m.status = Status::Dismissed;
+            m
+        };
+        let other = |id: &str, title: &str, summary: &str, paths: &[&str]| {
+            memory(id, Convention, title, summary, paths)
+        };
+        // B. A reported retirement of what only this memory's title names,
+        // tied by many words though the texts are little alike.
+        let stored = [
+            memory(
+                "mail-0001",
+                D,
+                "Transactional mail goes through Postmark with a Mailgun fallback",
+                "Receipts and resets are sent by the Postmark adapter in mail/transport.py; \
+                 templates live in Postmark, bounces are polled hourly by mail/bounces.py.",
+                &["mail/transport.py", "mail/bounces.py"],
+            ),
+            other(
+                "pdf-0002",
+                "Invoices render with WeasyPrint",
+                "PDFs come from HTML.",
+                &["billing/pdf/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            D,
+            "Outgoing email runs on Amazon SES",
+            "SES configuration sets deliver receipts and password resets from \
+             mail/transport.py; SNS pushes bounce events. The Postmark SDK and its webhook \
+             server have been decommissioned.",
+            &["mail/transport.py"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Supersede, Some("mail-0001".to_owned())),
+            "{out:#?}"
+        );
+        // C. A title that says how things stand now, tied by many words.
+        let stored = [
+            memory(
+                "lint-0001",
+                Convention,
+                "Dependabot PRs auto-merge after CI on patch updates",
+                "The dependabot-automerge workflow approves and squash-merges Dependabot PRs \
+                 for patch versions once every required check passes.",
+                &[".github/workflows/dependabot-automerge.yml"],
+            ),
+            other(
+                "tags-0002",
+                "Releases are tagged by release-please",
+                "Tags come from the release PR.",
+                &[".github/workflows/release.yml"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Convention,
+            "Dependabot patch PRs now wait for a maintainer approval",
+            "After a compromised patch release upstream, the dependabot-automerge workflow \
+             no longer approves on its own: it squash-merges Dependabot PRs for patch \
+             versions only after a maintainer approves and every required check passes.",
+            &[".github/workflows/dependabot-automerge.yml"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Supersede, Some("lint-0001".to_owned())),
+            "{out:#?}"
+        );
+        // D. Two rules about one settings file: its path is where, not what.
+        let stored = [
+            memory(
+                "strict-0001",
+                Gotcha,
+                "Strict loading raises in request specs",
+                "strict_loading_by_default = true in config/environments/test.rb, so a lazy \
+                 association load in a request spec fails.",
+                &["config/environments/test.rb"],
+            ),
+            other(
+                "fixtures-0002",
+                "Factories over fixtures",
+                "Specs build records with FactoryBot.",
+                &["spec/factories/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Gotcha,
+            "Missing translations fail the suite",
+            "config/environments/test.rb sets config.i18n.raise_on_missing_translations = \
+             true; add the key instead of silencing it.",
+            &["config/environments/test.rb"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+        // H. A duplicate that says "removed" where the memory says "gone".
+        let stored = [
+            memory(
+                "drop-column-0001",
+                Gotcha,
+                "Dropping a column needs ignored_columns first",
+                "Before a migration drops a column, add it to self.ignored_columns and deploy; \
+                 app servers holding the cached schema fail on INSERT once the column is gone.",
+                &["db/migrate/**"],
+            ),
+            other(
+                "uuid-0002",
+                "Primary keys are UUIDv7",
+                "New tables use uuid primary keys.",
+                &["db/migrate/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Gotcha,
+            "Drop columns in two deploys, ignored_columns first",
+            "Before a migration drops a column, list it in self.ignored_columns and ship that \
+             first; servers with the cached schema fail on INSERT after the column is removed.",
+            &["db/migrate/**"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Merge, Some("drop-column-0001".to_owned())),
+            "{out:#?}"
+        );
+        // I. A dismissed memory about the same files, though one about other
+        // files is a little closer.
+        let stored = [
+            dismissed(memory(
+                "db-push-0001",
+                Convention,
+                "Apply schema changes with drizzle-kit push",
+                "After editing src/db/schema.ts run drizzle-kit push to sync the database; it \
+                 is faster than generating migrations.",
+                &["src/db/schema.ts"],
+            )),
+            other(
+                "seed-0002",
+                "Sync the seed data without migration files",
+                "Quickest way to get a change to the seed data into the database: the seed \
+                 script updates the tables straight from the fixtures, no migration needed.",
+                &["scripts/seed.ts"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Convention,
+            "Sync the schema without migration files",
+            "Quickest way to get a change to src/db/schema.ts into the database: drizzle-kit \
+             push updates the tables straight from the schema, no migration folder needed.",
+            &["src/db/schema.ts"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Reject, Some("db-push-0001".to_owned())),
+            "{out:#?}"
+        );
+        // J. A dismissed memory repeated about the same files in other words.
+        let stored = [
+            dismissed(memory(
+                "timeout-0001",
+                Convention,
+                "Raise the test timeout to fix flaky integration tests",
+                "Flaky integration tests in tests/integration are stabilised by setting \
+                 testTimeout: 60000 in jest.config.ts; slow CI runners need the extra minute \
+                 when the database container starts cold. Each suite file gets its own \
+                 schema, created by globalSetup and dropped by globalTeardown, so reruns \
+                 never see stale rows from a previous worker.",
+                &["jest.config.ts"],
+            )),
+            other(
+                "snap-0002",
+                "Snapshots are reviewed",
+                "Snapshot updates need a reviewer.",
+                &["tests/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Convention,
+            "Intermittent integration failures stopped with a longer wait",
+            "Agent note: once Jest got a bigger testTimeout via jest.config.ts, the red runs \
+             under tests/integration stopped; cold database containers were the cause.",
+            &["jest.config.ts"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Reject, Some("timeout-0001".to_owned())),
+            "{out:#?}"
+        );
+        // K. A value another memory states is that memory's.
+        let stored = [
+            memory(
+                "otp-0001",
+                Gotcha,
+                "OTP codes expire after 5 minutes",
+                "SMS one-time codes are valid for 5 minutes (OTP_TTL=300).",
+                &[],
+            ),
+            memory(
+                "lockout-0002",
+                Gotcha,
+                "Accounts lock after failed logins",
+                "Five failed logins lock the account; the lock is valid for 30 minutes.",
+                &[],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Gotcha,
+            "Lockouts also block OTP sign-in",
+            "Building on the account lock: a locked account cannot sign in with an OTP \
+             either; codes already sent stay valid for their usual 5 minutes but are \
+             refused. Five failed logins lock the account.",
+            &[],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Merge, Some("lockout-0002".to_owned())),
             "{out:#?}"
         );
     }

@@ -587,6 +587,11 @@ mod tests {
                 "Code should be clean and easy to read.",
                 true,
             ),
+            (
+                "Keep code clean",
+                "Write readable code with good test coverage and meaningful names; refactor when things get messy.",
+                true,
+            ),
             // A platitude said of one language is still one.
             (
                 "Keep code performant",

@@ -727,6 +727,11 @@ mod tests {
                 "Memcached was taken out of the stack.",
                 &[("was taken out", &[&["memcach"]])],
             ),
+            // "any" says how much, not what.
+            (
+                "The app no longer sends any token as a header.",
+                &[("no longer", &[&["send", "token", "header"]])],
+            ),
         ];
         for (text, expected) in cases {
             let got: Vec<(&str, Vec<BTreeSet<String>>)> = replacements(text)
