@@ -1407,6 +1407,21 @@ mod tests {
     use crate::model::{MemoryId, MemoryType, Provenance, Source, Status};
     use crate::review::{Decision, Relation, Reviewer};
 
+    /// The reviewer's outcome for a new candidate (captured after every
+    /// stored memory) against `stored`.
+    fn review_new(
+        stored: &[Memory],
+        kind: MemoryType,
+        title: &str,
+        summary: &str,
+        paths: &[&str],
+    ) -> crate::review::ReviewOutcome {
+        let mut m = memory("candidate-ffff", kind, title, summary, paths);
+        m.status = Status::Candidate;
+        m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+        Reviewer::new(stored.iter()).review(&m)
+    }
+
     fn memory(id: &str, kind: MemoryType, title: &str, summary: &str, paths: &[&str]) -> Memory {
         let mut m = Memory::new(
             MemoryId::new(id).unwrap(),
@@ -1806,10 +1821,7 @@ mod tests {
     fn announced_moves_and_rules_about_the_same_files() {
         use MemoryType::Convention;
         let review = |stored: &[Memory], title: &str, summary: &str, paths: &[&str]| {
-            let mut m = memory("candidate-ffff", Convention, title, summary, paths);
-            m.status = Status::Candidate;
-            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
-            Reviewer::new(stored.iter()).review(&m)
+            review_new(stored, Convention, title, summary, paths)
         };
         // A title that announces a move, and a value of the target changed.
         let stored = [memory(
@@ -2239,10 +2251,7 @@ mod tests {
     fn which_memory_a_change_replaces() {
         use MemoryType::{Convention, Gotcha};
         let review = |stored: &[Memory], title: &str, summary: &str, paths: &[&str]| {
-            let mut m = memory("candidate-ffff", Gotcha, title, summary, paths);
-            m.status = Status::Candidate;
-            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
-            Reviewer::new(stored.iter()).review(&m)
+            review_new(stored, Gotcha, title, summary, paths)
         };
         // The words before "moved to" name two memories; the one whose value
         // the title changes, and which is the closer, is replaced.
@@ -2656,12 +2665,7 @@ mod tests {
     #[test]
     fn a_narrower_retelling_is_merged_and_a_narrower_rule_is_not() {
         use MemoryType::{Convention, Gotcha};
-        let review = |stored: &[Memory], kind, title: &str, summary: &str, paths: &[&str]| {
-            let mut m = memory("candidate-ffff", kind, title, summary, paths);
-            m.status = Status::Candidate;
-            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
-            Reviewer::new(stored.iter()).review(&m)
-        };
+        let review = review_new;
         let decided = |out: &crate::review::ReviewOutcome| {
             (
                 out.decision,
@@ -2795,12 +2799,7 @@ mod tests {
     #[test]
     fn look_alikes_and_retellings_in_a_narrower_scope() {
         use MemoryType::{Convention, Gotcha};
-        let review = |stored: &[Memory], kind, title: &str, summary: &str, paths: &[&str]| {
-            let mut m = memory("candidate-ffff", kind, title, summary, paths);
-            m.status = Status::Candidate;
-            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
-            Reviewer::new(stored.iter()).review(&m)
-        };
+        let review = review_new;
         // Another check of the same CI job, said to come "also": the titles
         // have one shape and name two things.
         let stored = [
@@ -2896,10 +2895,7 @@ mod tests {
     fn additions_named_or_worded() {
         use MemoryType::Convention;
         let review = |stored: &[Memory], title: &str, summary: &str, paths: &[&str]| {
-            let mut m = memory("candidate-ffff", Convention, title, summary, paths);
-            m.status = Status::Candidate;
-            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
-            Reviewer::new(stored.iter()).review(&m)
+            review_new(stored, Convention, title, summary, paths)
         };
         // An addition that names its memory by what it says joins it,
         // though it lives in other files.
@@ -2978,12 +2974,7 @@ mod tests {
     #[test]
     fn replacements_repeats_and_additions_named_in_other_ways() {
         use MemoryType::{Convention, Decision as D, Gotcha};
-        let review = |stored: &[Memory], kind, title: &str, summary: &str, paths: &[&str]| {
-            let mut m = memory("candidate-ffff", kind, title, summary, paths);
-            m.status = Status::Candidate;
-            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
-            Reviewer::new(stored.iter()).review(&m)
-        };
+        let review = review_new;
         let decided = |out: &crate::review::ReviewOutcome| {
             (
                 out.decision,
