@@ -193,8 +193,8 @@ impl Features {
     }
 
     /// Whether the text states this value (see [`Values::states`]).
-    pub(super) fn states_value(&self, value: &values::Value) -> bool {
-        self.values.states(value)
+    pub(super) fn states_value(&self, value: &values::Value, anywhere: bool) -> bool {
+        self.values.states(value, anywhere)
     }
 
     /// The [`text::root`]s of the paths both texts name
@@ -3201,6 +3201,36 @@ mod tests {
         assert_eq!(
             decided(&out),
             (Decision::Merge, Some("lockout-0002".to_owned())),
+            "{out:#?}"
+        );
+        // Said to have changed, the value is a change though another
+        // memory states the same amount of something else.
+        let stored = [
+            memory(
+                "http-timeout-0001",
+                Gotcha,
+                "HTTP client timeout is 10 s",
+                "The shared HTTP client gives up after 10 s.",
+                &["src/http/**"],
+            ),
+            memory(
+                "cache-0002",
+                Gotcha,
+                "Cache entries live 30 s",
+                "The in-process cache keeps entries for 30 s.",
+                &["src/cache/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Gotcha,
+            "HTTP client timeout raised to 30 s",
+            "The shared HTTP client timeout was raised to 30 s after the tax API slowed down.",
+            &["src/http/**"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Supersede, Some("http-timeout-0001".to_owned())),
             "{out:#?}"
         );
     }

@@ -362,11 +362,13 @@ impl<'a> Reviewer<'a> {
                 // A value another compared memory states is that memory's,
                 // not a change of this one ("Access tokens stay valid until
                 // their 15-minute expiry" against "refresh tokens are valid
-                // for 30 days", beside "Access tokens live 15 minutes").
+                // for 30 days", beside "Access tokens live 15 minutes"): of
+                // the same thing, or anywhere when nothing says it changed.
                 if s.changed.as_ref().is_some_and(|ch| {
+                    let anywhere = !ch.worded && !ch.new_in_title;
                     pool.iter()
                         .enumerate()
-                        .any(|(j, (_, o))| j != i && o.states_value(&ch.new_value))
+                        .any(|(j, (_, o))| j != i && o.states_value(&ch.new_value, anywhere))
                 }) {
                     s.changed = None;
                     s.evidence.changed_value = None;

@@ -113,9 +113,12 @@ pub(super) struct Values {
 }
 
 impl Values {
-    /// Whether the text states this value anywhere.
-    pub(super) fn states(&self, value: &Value) -> bool {
-        self.all.iter().any(|v| v.same(value))
+    /// Whether the text states this amount: over a word of what the value
+    /// is about, or anywhere when `anywhere`.
+    pub(super) fn states(&self, value: &Value, anywhere: bool) -> bool {
+        self.all
+            .iter()
+            .any(|v| v.same(value) && (anywhere || !v.key.is_disjoint(&value.key)))
     }
 
     /// The values of a memory with this title and body (summary and detail),
