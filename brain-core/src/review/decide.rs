@@ -586,7 +586,7 @@ pub(super) fn evidence(
         retired_title,
         retires_title_word,
     } = replacement_of(features, target_features, &target_words, combined);
-    let names_of_target = specific.clone();
+    let retires_specific = retires_specific(features, target_features, &specific);
     let opens = opens_apart(features, target_features);
     let names_specific = retired_title
         .iter()
@@ -651,7 +651,7 @@ pub(super) fn evidence(
         opens_apart: opens.0,
         opens_with_name: opens.1,
         shape_apart,
-        retires_specific: retires_specific(features, target_features, &names_of_target),
+        retires_specific,
         retires_title_word,
         tools_apart: family_apart(
             &candidate.title,
@@ -1086,9 +1086,7 @@ fn said_by(own: &[Replaced], r: &Replaced) -> bool {
 /// target's title names.
 fn retires_a_title_word(r: &Replaced, title_words: &BTreeSet<String>) -> bool {
     super::replacement::retires(r.phrase)
-        && ["was ", "were ", "been "]
-            .iter()
-            .any(|p| r.phrase.starts_with(p))
+        && super::replacement::reported_done(r.phrase)
         && r.objects
             .iter()
             .flatten()

@@ -185,6 +185,14 @@ pub(super) fn retires(phrase: &str) -> bool {
         )
 }
 
+/// Whether the phrase is written as done, in the passive ("was removed",
+/// "were dropped", "been deleted").
+pub(super) fn reported_done(phrase: &str) -> bool {
+    ["was ", "were ", "been "]
+        .iter()
+        .any(|p| phrase.starts_with(p))
+}
+
 /// Whether the phrase reports a retirement, done or decided ("has been
 /// decommissioned", "was dropped", "will be deleted", "we ditched"), rather
 /// than one that everyday text also uses as an instruction or for what a
@@ -192,9 +200,8 @@ pub(super) fn retires(phrase: &str) -> bool {
 /// worker", "the pipeline is gone").
 pub(super) fn reports_retirement(phrase: &str) -> bool {
     retires(phrase)
-        && (["was ", "were ", "been ", "will be "]
-            .iter()
-            .any(|p| phrase.starts_with(p))
+        && (reported_done(phrase)
+            || phrase.starts_with("will be ")
             || matches!(
                 phrase,
                 "decommissioned"
