@@ -11,8 +11,8 @@
 //! Flags: `--set DIR` (a set laid out like `../shared/retrieval-dev`; may be
 //! repeated), `--corpus NAME` (only corpora whose directory contains NAME),
 //! `--details` (one line per task), `--keep DIR` (keep the scratch
-//! repositories), `--bin PATH` (another `brain` build), `--config YAML`
-//! (appended to each store's config, e.g. another embedding provider), and
+//! repositories), `--bin PATH` (another `brain` build), `--config FILE`
+//! (YAML appended to each store's config, e.g. another embedding provider), and
 //! anything after `--inject` is passed to `brain inject`.
 
 #![allow(
@@ -47,7 +47,16 @@ fn main() -> std::process::ExitCode {
             "--set" => sets.push(PathBuf::from(args.next().unwrap())),
             "--corpus" => only = args.next(),
             "--details" => details = true,
-            "--config" => opts.config = args.next(),
+            "--config" => {
+                let file = args.next().unwrap_or_default();
+                match std::fs::read_to_string(&file) {
+                    Ok(text) => opts.config = Some(text),
+                    Err(e) => {
+                        eprintln!("error: cannot read --config file `{file}`: {e}");
+                        return std::process::ExitCode::from(2);
+                    }
+                }
+            }
             "--keep" => opts.keep = args.next().map(PathBuf::from),
             "--bin" => {
                 let bin = PathBuf::from(args.next().unwrap());
