@@ -15,7 +15,7 @@
 //! | a newer candidate reports as done or decided ("has been decommissioned", "will be deleted") the retirement of a word of the target's title that no other compared memory shares with it, same type, scope not disjoint, `combined ≥ RESTATED` or four or more words only the two share ("the Elasticsearch cluster has been decommissioned" against "Product search is served by Elasticsearch") | full replacement | supersede |
 //! | a newer candidate's title says how things stand now ("Trivy gate now fails only on fixable CRITICAL CVEs"), it shares four or more words with one memory that no other compared memory has (twice as many as any), same type, scope same / broader / both global, `combined ≥ RESTATED` | full replacement | supersede |
 //! | an exception carved out of one rule for part of its scope ("Exception: …", "every other … still"), setting otherwise a value that rule states | additive update | merge |
-//! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, an additive reference or a repeated claim, or words only it shares with the candidate | novel | accept |
+//! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, an additive reference or a repeated claim, or words only it shares with the candidate | novel | accept (the reason names the closest memory at least `RESTATED` alike and what keeps it apart) |
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
 //! | any merge below, when the candidate changes a value of the target, or reports as removed something the target's title names (or, as done or decided, a word of its title only it shares) | ambiguous overlap | accept |
 //! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`, `combined ≥ RELATED` in the same scope, or a narrower scope that adds nothing with `summary ≥ 0.7`) and nothing added | duplicate | merge |
@@ -183,6 +183,39 @@ fn rejected_repeat(all: &[&Scored]) -> Option<Verdict> {
     ))
 }
 
+/// Why a candidate is new: nothing comparable, or the closest memory and
+/// what keeps it apart, so a reviewer can check the call ("`ci-clippy`
+/// (similarity 0.44) names `fmt` where this says `clippy`").
+fn novel_reason(all: &[Scored]) -> String {
+    let Some(closest) = all
+        .iter()
+        .max_by(|a, b| a.evidence.combined.total_cmp(&b.evidence.combined))
+        .filter(|s| s.evidence.combined >= RESTATED)
+    else {
+        return "nothing comparable is stored".to_owned();
+    };
+    let e = &closest.evidence;
+    let apart = if e.target_status == Status::Dismissed {
+        "was dismissed in review, and this does not repeat it".to_owned()
+    } else if closest.cross_type {
+        "is of another type".to_owned()
+    } else if let Some(d) = &closest.distinct {
+        format!("names `{}` where this says `{}`", d.target, d.candidate)
+    } else if closest.tools_apart {
+        "names another tool or component".to_owned()
+    } else if e.scope == ScopeRelation::Disjoint && e.combined >= OVERLAP {
+        "is about other files".to_owned()
+    } else if e.scope == ScopeRelation::Disjoint {
+        "is about other files and shares too little with this candidate".to_owned()
+    } else {
+        "shares too little with this candidate to be the same rule".to_owned()
+    };
+    format!(
+        "new: the closest stored memory, `{}` (similarity {:.2}), {apart}",
+        e.target, e.combined
+    )
+}
+
 /// Whether a candidate with this scope can replace the target: it covers at
 /// least everything the target covered.
 fn wide_enough(scope: ScopeRelation) -> bool {
@@ -286,7 +319,7 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
             Decision::Accept,
             Vec::new(),
             1.0 - closest,
-            "nothing comparable is stored".to_owned(),
+            novel_reason(all),
         );
     };
     let best = &scored.evidence;

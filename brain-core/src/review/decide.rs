@@ -1789,6 +1789,76 @@ mod tests {
     }
 
     #[test]
+    fn a_new_memory_is_explained_by_its_closest_neighbour() {
+        // What, stored, candidate title, summary and paths, the reason's words.
+        type Case<'a> = (
+            &'a str,
+            Vec<Memory>,
+            &'a str,
+            &'a str,
+            &'a [&'a str],
+            &'a str,
+        );
+        use MemoryType::Convention;
+        let clippy = memory(
+            "ci-clippy-0001",
+            Convention,
+            "CI fails on clippy warnings",
+            "The lint job runs cargo clippy with -D warnings; fix every warning before pushing.",
+            &[".github/workflows/ci.yml"],
+        );
+        let web = memory(
+            "web-lockfile-0001",
+            Convention,
+            "Commit the lockfile with every dependency change",
+            "A dependency bump without its updated lockfile breaks the reproducible build.",
+            &["web/**"],
+        );
+        let mut dismissed = clippy.clone();
+        dismissed.id = MemoryId::new("ci-clippy-dismissed-0001").unwrap();
+        dismissed.status = Status::Dismissed;
+        let cases: &[Case] = &[
+            (
+                "an empty store",
+                vec![],
+                "CI fails on rustfmt diffs",
+                "The lint job runs cargo fmt --check.",
+                &[],
+                "nothing comparable is stored",
+            ),
+            (
+                "a look-alike names what keeps it apart",
+                vec![clippy.clone()],
+                "CI fails on rustfmt diffs",
+                "The lint job runs cargo fmt --check; run cargo fmt before pushing.",
+                &[".github/workflows/ci.yml"],
+                "names `clippy` where this says `rustfmt`",
+            ),
+            (
+                "the same rule for other files",
+                vec![web.clone()],
+                "Commit the lockfile with every dependency change",
+                "A dependency bump without its updated lockfile breaks the reproducible build.",
+                &["api/**"],
+                "), is about other files",
+            ),
+            (
+                "a dismissed memory it does not repeat",
+                vec![dismissed],
+                "CI also runs clippy on nightly",
+                "A second lint job runs cargo clippy on the nightly toolchain and may fail; it only shows new lints early.",
+                &[],
+                "was dismissed in review, and this does not repeat it",
+            ),
+        ];
+        for (what, stored, title, summary, paths, want) in cases {
+            let out = review_new(stored, Convention, title, summary, paths);
+            assert_eq!(out.decision, Decision::Accept, "{what}: {}", out.reason);
+            assert!(out.reason.contains(want), "{what}: {}", out.reason);
+        }
+    }
+
+    #[test]
     fn repeating_dismissed_knowledge_is_rejected() {
         let mut stored = store();
         stored[4].status = Status::Dismissed;
