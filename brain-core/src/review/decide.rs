@@ -193,8 +193,8 @@ impl Features {
     }
 
     /// Whether the text states this value (see [`Values::states`]).
-    pub(super) fn states_value(&self, value: &values::Value, anywhere: bool) -> bool {
-        self.values.states(value, anywhere)
+    pub(super) fn states_value(&self, value: &values::Value, about: usize) -> bool {
+        self.values.states(value, about)
     }
 
     /// The [`text::root`]s of the paths both texts name
@@ -3299,6 +3299,36 @@ mod tests {
         assert_eq!(
             decided(&out),
             (Decision::Supersede, Some("http-timeout-0001".to_owned())),
+            "{out:#?}"
+        );
+        // Nor does one word in common make it the same thing: the version
+        // a feature needs is not the minimum raised to it.
+        let stored = [
+            memory(
+                "node-min-0001",
+                MemoryType::Decision,
+                "Minimum supported Node is 18",
+                "engines.node in package.json is >=18; about 6% of installs still run Node 18.",
+                &["package.json"],
+            ),
+            memory(
+                "fetch-stream-0002",
+                Gotcha,
+                "Streaming fetch bodies needs Node 20",
+                "Use the polyfill in src/http/stream.ts until the minimum allows native streaming.",
+                &["src/http/stream.ts"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            MemoryType::Decision,
+            "Minimum Node raised to 20",
+            "Node 18 is end-of-life, so package.json now sets engines.node to >=20.",
+            &["package.json"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Supersede, Some("node-min-0001".to_owned())),
             "{out:#?}"
         );
     }

@@ -364,11 +364,14 @@ impl<'a> Reviewer<'a> {
                 // their 15-minute expiry" against "refresh tokens are valid
                 // for 30 days", beside "Access tokens live 15 minutes"): of
                 // the same thing, or anywhere when nothing says it changed.
+                // Said to have changed, it must be said of two of the same
+                // words: "iOS 16" that NavigationStack requires is not the
+                // deployment target "raised to iOS 16".
                 if s.changed.as_ref().is_some_and(|ch| {
-                    let anywhere = !ch.worded && !ch.new_in_title;
+                    let about = if ch.worded || ch.new_in_title { 2 } else { 0 };
                     pool.iter()
                         .enumerate()
-                        .any(|(j, (_, o))| j != i && o.states_value(&ch.new_value, anywhere))
+                        .any(|(j, (_, o))| j != i && o.states_value(&ch.new_value, about))
                 }) {
                     s.changed = None;
                     s.evidence.changed_value = None;

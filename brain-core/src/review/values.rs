@@ -113,12 +113,12 @@ pub(super) struct Values {
 }
 
 impl Values {
-    /// Whether the text states this amount: over a word of what the value
-    /// is about, or anywhere when `anywhere`.
-    pub(super) fn states(&self, value: &Value, anywhere: bool) -> bool {
+    /// Whether the text states this amount over at least `about` of the
+    /// words saying what the value is about (0: anywhere).
+    pub(super) fn states(&self, value: &Value, about: usize) -> bool {
         self.all
             .iter()
-            .any(|v| v.same(value) && (anywhere || !v.key.is_disjoint(&value.key)))
+            .any(|v| v.same(value) && v.key.intersection(&value.key).count() >= about)
     }
 
     /// The values of a memory with this title and body (summary and detail),
