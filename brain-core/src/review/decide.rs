@@ -110,7 +110,7 @@ pub(super) struct Features {
     title_len: usize,
     /// Words the text turns down: those right after "not", "never",
     /// "don't", "rather than", "instead of", "avoid" ("Testcontainers, not
-    /// H2").
+    /// H2"), or that it calls past ("the old", "deprecated").
     rejected: BTreeSet<String>,
     /// The words its title turns down ("…, not H2").
     title_rejected: BTreeSet<String>,
@@ -256,7 +256,8 @@ impl Features {
 }
 
 /// The words a text turns down (see [`Features::rejected`]): the first two
-/// topic words after a word of refusal, in one clause.
+/// topic words after a word of refusal or of something past ("the old"), in
+/// one clause.
 fn rejected_words(text: &str) -> BTreeSet<String> {
     const REFUSALS: &[&[&str]] = &[
         &["not"],
@@ -265,6 +266,12 @@ fn rejected_words(text: &str) -> BTreeSet<String> {
         &["don", "t"],
         &["rather", "than"],
         &["instead", "of"],
+        // What it already calls past: "(e.g. the old `Repo.ctx` field)".
+        &["the", "old"],
+        &["the", "former"],
+        &["the", "previous"],
+        &["the", "legacy"],
+        &["deprecated"],
     ];
     let mut out = BTreeSet::new();
     for clause in text::clause_texts(text) {
@@ -1354,6 +1361,11 @@ mod tests {
             (
                 "Use the factory rather than new clients",
                 &["new", "client"],
+            ),
+            // What it calls past.
+            (
+                "Settings come from config.toml (the old settings.ini is ignored)",
+                &["setting", "ini"],
             ),
         ];
         for (text, want) in cases {
@@ -3329,6 +3341,35 @@ mod tests {
         assert_eq!(
             decided(&out),
             (Decision::Supersede, Some("node-min-0001".to_owned())),
+            "{out:#?}"
+        );
+        // A former practice the memory itself calls past ("the old …") is
+        // part of its rule, not a replacement of it.
+        let stored = [
+            memory(
+                "http-factory-0001",
+                Convention,
+                "HTTP clients come from the shared factory",
+                "Build every client with httpx.NewClient(cfg); the old GlobalClient singleton leaked connections between tests.",
+                &["internal/**"],
+            ),
+            other(
+                "retry-0002",
+                "Retries use exponential backoff",
+                "Wrap outbound calls in retry.Do with the default backoff policy.",
+                &["internal/retry/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Convention,
+            "Get HTTP clients from the factory, never a package singleton",
+            "Construct clients through httpx.NewClient(cfg). Keeping one at package level (like the GlobalClient singleton used to) shares connections between tests.",
+            &["internal/**"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Merge, Some("http-factory-0001".to_owned())),
             "{out:#?}"
         );
     }
