@@ -85,13 +85,41 @@ pub(super) struct Value {
     /// It is named explicitly: `key=value`, or a flag with its value
     /// (`-Xmx4g`).
     pub(super) named: bool,
+    /// It is given as an estimate: "about 400", "~2 s", "roughly 10%".
+    pub(super) approximate: bool,
 }
 
 impl Value {
     fn same(&self, other: &Value) -> bool {
         self.amount.comparable(&other.amount) && self.amount.same(&other.amount)
     }
+
+    /// Whether two numbers, one of them an estimate, are within a tenth of
+    /// each other: "about 400 queries" retells "401 queries".
+    fn near(&self, other: &Value) -> bool {
+        match (&self.amount, &other.amount) {
+            (Amount::Number { value: a, .. }, Amount::Number { value: b, .. })
+                if self.approximate || other.approximate =>
+            {
+                (a - b).abs() <= 0.1 * a.abs().max(b.abs())
+            }
+            _ => false,
+        }
+    }
 }
+
+/// Words that make the number after them an estimate.
+const APPROXIMATELY: &[&str] = &[
+    "about",
+    "around",
+    "roughly",
+    "approximately",
+    "approx",
+    "nearly",
+    "almost",
+    "some",
+    "ca",
+];
 
 /// The values of one memory, split by where they are stated.
 #[derive(Clone, Debug, Default)]
@@ -212,7 +240,9 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
         })
     };
     let kept = |p: &Value| candidate.title.iter().any(|q| q.same(p));
-    let differ = |q: &Value, p: &Value| q.amount.comparable(&p.amount) && !q.amount.same(&p.amount);
+    let differ = |q: &Value, p: &Value| {
+        q.amount.comparable(&p.amount) && !q.amount.same(&p.amount) && !q.near(p)
+    };
     let shared = candidate
         .frame
         .iter()
@@ -457,7 +487,9 @@ pub(super) fn values(text: &str) -> Vec<Value> {
             found = Some((Amount::Name(name), core.to_owned(), None, false));
         }
         if let Some((amount, written, counted, named)) = found {
-            out.push(value(amount, written, counted, named, &before));
+            let mut v = value(amount, written, counted, named, &before);
+            v.approximate = estimated(&raw, i);
+            out.push(v);
         } else {
             for w in text::code_words(core) {
                 let r = text::root(&w);
@@ -479,6 +511,15 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         i += 1;
     }
     out
+}
+
+/// Whether the number at `raw[i]` is given as an estimate: "~2 s", "about
+/// 400".
+fn estimated(raw: &[&str], i: usize) -> bool {
+    raw[i].starts_with('~')
+        || i.checked_sub(1).is_some_and(|b| {
+            APPROXIMATELY.contains(&raw[b].trim_end_matches('.').to_lowercase().as_str())
+        })
 }
 
 /// Whether `tokens` open with a label whose value follows in the same clause:
@@ -533,6 +574,7 @@ fn value(
         key,
         subject,
         named,
+        approximate: false,
     }
 }
 
@@ -789,6 +831,14 @@ fn parse(word: &str) -> Option<(Amount, bool)> {
             },
             false,
         ));
+    }
+    // "a 200-row page", "a 3-node cluster": the number of what the word
+    // after the hyphen names, when that word is no unit.
+    if rest.starts_with('-')
+        && suffix.chars().all(|c| c.is_ascii_alphabetic())
+        && unit(suffix).is_none()
+    {
+        return Some((Amount::Number { value, dim: "" }, false));
     }
     // "RS256", "v1beta1", "2xx": not a value.
     unit(suffix).map(|(f, dim)| {
@@ -1075,6 +1125,30 @@ mod tests {
                     "The default isolation level.",
                 ),
                 None,
+            ),
+            // An estimate retells the number; "200-row" states 200.
+            (
+                v(
+                    "N+1 on the order list",
+                    "The list was issuing about 400 queries for a page of 200 rows.",
+                ),
+                v(
+                    "Order list needs prefetching",
+                    "A 200-row page was running 401 queries.",
+                ),
+                None,
+            ),
+            // Stated exactly, a number a little off is a change.
+            (
+                v(
+                    "Order list page size",
+                    "The order list now shows 220 rows per page.",
+                ),
+                v(
+                    "Order list page size",
+                    "The order list shows 200 rows per page.",
+                ),
+                Some("200 → 220"),
             ),
         ];
         for (c, t, want) in cases {
