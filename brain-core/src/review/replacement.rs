@@ -94,6 +94,7 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "reversing",
     "reversed",
     "removed",
+    DELETED,
     "moved out of",
     "renamed to",
     "renamed from",
@@ -115,6 +116,17 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
 /// CHANGELOG.md by hand", "we stopped vendoring protobufs"): any verb, so it
 /// is found by its form, not by its words.
 const STOP_DOING: &str = "stop doing";
+
+/// The phrase reported for something a person deleted ("we deleted every
+/// `.eslintrc.cjs`"), found by its form: "deleted invoices are purged" and
+/// "soft-deleted rows" name a state, not a retirement.
+const DELETED: &str = "deleted";
+
+/// Words before "deleted" that make it something done: a person, or a
+/// perfect's auxiliary ("we've deleted", "has been" is the passive's).
+const DELETERS: &[&str] = &[
+    "we", "i", "they", "team", "you", "ve", "have", "had", "has", "finally", "just", "also", "then",
+];
 
 /// The phrase reported for a former practice ("we used to deploy from the
 /// bastion host"), found by its form since "X is used to sign requests"
@@ -435,6 +447,20 @@ fn occurrences(
             });
         }
     }
+    // "we deleted X": something a person retired.
+    for (i, w) in raw.iter().enumerate() {
+        if w == DELETED
+            && i > 0
+            && DELETERS.contains(&raw[i - 1].as_str())
+            && !negated_at(clause, i)
+        {
+            found.push(Occurrence {
+                phrase: DELETED,
+                start: i,
+                len: 1,
+            });
+        }
+    }
     // "stop" or "quit" before a gerund: "Stop editing CHANGELOG.md by hand",
     // "we stopped vendoring protobufs". Said of a thing ("the joins stop
     // matching") it is a symptom, not a practice given up: the word before
@@ -496,7 +522,7 @@ fn occurrences(
 pub fn replacements(text: &str) -> Vec<Replaced> {
     let needles: Vec<(&'static str, Vec<String>)> = REPLACEMENT_WORDING
         .iter()
-        .filter(|p| **p != STOP_DOING && **p != USED_TO)
+        .filter(|p| ![STOP_DOING, USED_TO, DELETED].contains(p))
         .map(|p| (*p, words(p)))
         .collect();
     let mut out = Vec::new();
@@ -707,6 +733,13 @@ mod tests {
                 &[("used to", &[&["deploy", "capistrano", "bastion", "host"]])],
             ),
             ("The HMAC key is used to sign webhook payloads.", &[]),
+            // Deleted by someone is retired; deleted as a state is not.
+            (
+                "With the upgrade we deleted every legacy webpack config.",
+                &[("deleted", &[&["every", "legacy", "webpack", "config"]])],
+            ),
+            ("Deleted invoices are purged after 30 days.", &[]),
+            ("Queries must skip soft-deleted rows.", &[]),
             // Advice in the present is no report of a change.
             ("Turn off the watchdog in debug builds.", &[]),
             ("Switch off autocorrect in the search box.", &[]),
