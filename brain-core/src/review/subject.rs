@@ -13,7 +13,9 @@
 //! things. Words right before a value are its attribute ("access token
 //! **TTL** is 5 minutes" / "access tokens **live** 15 minutes") and do not
 //! count; values of different dimensions in the same slot do ("capped at 5
-//! MB" / "capped at 5 per hour"). Pure; no I/O.
+//! MB" / "capped at 5 per hour"). A slot one title fills with a word or
+//! two and the other with a clause (three or more words more) is no shared
+//! shape. Pure; no I/O.
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -79,7 +81,10 @@ pub(super) fn distinct(
         let (c0, t0) = before.map_or((0, 0), |(i, j)| (i + 1, j + 1));
         let (c1, t1) = after.unwrap_or((c.len(), t.len()));
         let (cs, ts) = (&c[c0..c1], &t[t0..t1]);
-        if cs.is_empty() || ts.is_empty() {
+        // A slot filled on one side by a word or two and on the other by a
+        // clause ("… lock_timeout **failures**" / "… lock_timeout **to avoid
+        // queueing behind long transactions**") is no shared shape.
+        if cs.is_empty() || ts.is_empty() || cs.len().abs_diff(ts.len()) >= 3 {
             continue;
         }
         // A value right after the block, past modals: "baud rate is 921600".
@@ -422,6 +427,14 @@ mod tests {
                 "We raised maximumPoolSize for orders to 50.",
                 "HikariCP maximumPoolSize is 20 for the orders service",
                 "Sized from the max_connections budget.",
+                None,
+            ),
+            // A word against a clause in the same slot: no shared shape.
+            (
+                "backup.sh retries pg_dump failures",
+                "Up to three times, a minute apart.",
+                "Backups run pg_dump with --no-sync to avoid stalling the primary during peak hours",
+                "The nightly job runs at 02:00.",
                 None,
             ),
         ];
