@@ -24,6 +24,11 @@ const ADDING_TO: &[&str] = &[
     "building on",
     "more on",
     "addendum to",
+    "complement to",
+    "complementing",
+    "supplement to",
+    "supplementing",
+    "companion to",
 ];
 
 /// Words that say what kind of note is extended ("the watchdog *note*",
@@ -120,6 +125,10 @@ mod tests {
             (
                 "Building on the nightly VACUUM note, run ANALYZE after bulk loads.",
                 &[&["nightly", "vacuum"]],
+            ),
+            (
+                "Complement to the 5 s upload timeout: retry twice on 503.",
+                &[&["upload", "timeout"]],
             ),
             // A thing added to a thing names no note.
             ("In addition to unit tests, run the contract tests.", &[]),
