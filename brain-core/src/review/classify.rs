@@ -13,6 +13,7 @@
 //! | the two rules above point at two memories, the title states the new value and the memory holding the old one is the closer ("Dev Redis moved to host port 56380": the port rule, not the `make dev` rule the words before "moved to" also name) | full replacement | supersede that one |
 //! | a phrase reports as done ("was removed") the retirement of something the target's title names, same scope, `combined ≥ RELATED` ("the odeint wrapper was removed" against "Integrate … with scipy.integrate.odeint") | full replacement | supersede |
 //! | a newer candidate reports as done or decided ("has been decommissioned", "will be deleted") the retirement of a word of the target's title that no other compared memory shares with it, same type, scope not disjoint, `combined ≥ RESTATED` or four or more words only the two share ("the Elasticsearch cluster has been decommissioned" against "Product search is served by Elasticsearch") | full replacement | supersede |
+//! | a newer candidate reports as done ("was removed", "were dropped") the retirement of a word of the target's text that no other compared memory shares with it, same type, the same paths or modules ("hot-shots was removed" against "emit metrics with the hot-shots `StatsD` client", both about `src/metrics.ts`) | full replacement | supersede |
 //! | a newer candidate's title says how things stand now ("Trivy gate now fails only on fixable CRITICAL CVEs"), it shares four or more words with one memory that no other compared memory has (twice as many as any), same type, scope same / broader / both global, `combined ≥ RESTATED` | full replacement | supersede |
 //! | an exception carved out of one rule for part of its scope ("Exception: …", "every other … still"), setting otherwise a value that rule states | additive update | merge |
 //! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, an additive reference or a repeated claim, or words only it shares with the candidate | novel | accept (the reason names the closest memory at least `RESTATED` alike and what keeps it apart) |
@@ -542,10 +543,23 @@ fn replaced<'s>(
                     && s.evidence.combined >= RESTATED
             })
     };
+    // "hot-shots was removed" about the same files as the memory that says
+    // to emit through hot-shots, when no other memory names it.
+    let retired_here = || {
+        live.iter()
+            .find(|s| {
+                s.retires_own_word
+                    && !s.cross_type
+                    && s.evidence.newer
+                    && s.evidence.scope == ScopeRelation::Same
+            })
+            .copied()
+    };
     let by_name = by_name
         .or_else(retired)
         .or_else(retired_specific)
-        .or_else(now_tied);
+        .or_else(now_tied)
+        .or_else(retired_here);
     match (by_name, by_value) {
         (Some(n), Some(v))
             if !n.evidence.lineage_link

@@ -387,6 +387,10 @@ pub(super) struct Scored {
     /// candidate may retire what the target is about, so it is never folded
     /// into it.
     pub(super) retires_specific: bool,
+    /// A phrase of the candidate reporting a retirement as done ("hot-shots
+    /// was removed") names a word of the target's text that no other
+    /// memory compared shares with the candidate.
+    pub(super) retires_own_word: bool,
     /// The titles open with the same two words and go on differently ("CI
     /// fails on any Ruff warning" / "CI fails on type errors in test
     /// files"): one frame said of two things.
@@ -486,15 +490,20 @@ pub(super) fn closeness(candidate: &Memory, target: &Memory) -> Closeness {
 /// Whether a phrase of the candidate reporting a retirement names a word of
 /// the target's title that is in `specific` (see
 /// [`Scored::retires_specific`]); not a phrase the target says itself.
-fn retires_specific(candidate: &Features, target: &Features, specific: &[String]) -> bool {
+fn retires_specific(
+    candidate: &Features,
+    target: &Features,
+    specific: &[String],
+    in_title: bool,
+) -> bool {
     let own = target.replacements();
     candidate.replacements().iter().any(|r| {
         super::replacement::reports_retirement(r.phrase)
+            && (in_title || super::replacement::reported_done(r.phrase))
             && !said_by(own, r)
-            && r.objects
-                .iter()
-                .flatten()
-                .any(|w| target.title_tokens.contains(w) && specific.contains(&text::root(w)))
+            && r.objects.iter().flatten().any(|w| {
+                (!in_title || target.title_tokens.contains(w)) && specific.contains(&text::root(w))
+            })
     })
 }
 
@@ -593,7 +602,8 @@ pub(super) fn evidence(
         retired_title,
         retires_title_word,
     } = replacement_of(features, target_features, &target_words, combined);
-    let retires_specific = retires_specific(features, target_features, &specific);
+    let retires_own_word = retires_specific(features, target_features, &specific, false);
+    let retires_specific = retires_specific(features, target_features, &specific, true);
     let opens = opens_apart(features, target_features);
     let names_specific = retired_title
         .iter()
@@ -659,6 +669,7 @@ pub(super) fn evidence(
         opens_with_name: opens.1,
         shape_apart,
         retires_specific,
+        retires_own_word,
         retires_title_word,
         tools_apart: family_apart(
             &candidate.title,
@@ -3341,6 +3352,35 @@ mod tests {
         assert_eq!(
             decided(&out),
             (Decision::Supersede, Some("node-min-0001".to_owned())),
+            "{out:#?}"
+        );
+        // A reported retirement of what only this memory names, about the
+        // same files, replaces it however differently the rest is told.
+        let stored = [
+            memory(
+                "flags-sdk-0001",
+                MemoryType::Decision,
+                "Feature flags are evaluated in process",
+                "Flags are read with the growthbook package in src/flags.ts; it polls the flag server every 15 s.",
+                &["src/flags.ts"],
+            ),
+            other(
+                "flag-names-0002",
+                "Flag names are kebab-case",
+                "Name flags <team>-<feature>, e.g. checkout-new-summary.",
+                &[],
+            ),
+        ];
+        let out = review(
+            &stored,
+            MemoryType::Decision,
+            "Toggles are read through OpenFeature",
+            "Toggle values come from a flagd sidecar via client.getBooleanValue; growthbook was removed.",
+            &["src/flags.ts"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Supersede, Some("flags-sdk-0001".to_owned())),
             "{out:#?}"
         );
         // A former practice the memory itself calls past ("the old …") is
