@@ -5,7 +5,7 @@
 //!
 //! | condition | relation | decision |
 //! | --- | --- | --- |
-//! | a `dismissed` memory of any type is repeated: verbatim, or with a body more alike than its title (see the bodies rule below), or reworded when it is the closest of the memories whose scope touches the candidate's, at least `OVERLAP` alike with whole texts alike or an identifier both name (or naming the same things in the same files with four or more words only they share), and the candidate neither contradicts it nor negates what both name (see [`rejected_repeat`]) | duplicate | reject |
+//! | a `dismissed` memory of any type is repeated: verbatim, or with a body more alike than its title (see the bodies rule below), or reworded when it is the closest of the memories whose scope touches the candidate's, at least `OVERLAP` alike with whole texts alike or an identifier both name (or naming the same things in the same files with four or more words only they share, or one identifier both name with three such words), and the candidate neither contradicts it nor negates what both name (see [`rejected_repeat`]) | duplicate | reject |
 //! | the candidate only reports activity or progress ("Fixed a typo", "WIP", "Rebased on main") and states nothing lasting | no durable value | reject, no target |
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
@@ -157,6 +157,8 @@ fn rejected_repeat(all: &[&Scored]) -> Option<Verdict> {
             (s, format!("similarity {:.2}", s.evidence.combined))
         } else if (alike && s.same_topic())
             || (!s.shared.is_empty() && s.evidence.combined >= OVERLAP)
+            // An identifier both name and three words only they share.
+            || (!s.shared.is_empty() && s.specific.len() >= 3)
             // Names in common, the same files, and words only it shares.
             || (s.same_topic() && same_scope(s.evidence.scope) && s.specific.len() >= 4)
         {

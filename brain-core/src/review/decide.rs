@@ -2139,6 +2139,21 @@ mod tests {
                 Decision::Reject,
             ),
             (
+                "one identifier both name and words only they share",
+                dismissed(
+                    Gotcha,
+                    "Run Gradle with -Xmx6g or the build dies",
+                    "Full builds fail on the default heap; set org.gradle.jvmargs=-Xmx6g.",
+                ),
+                (
+                    Gotcha,
+                    "Give the Gradle daemon six gigabytes",
+                    "Assembling every module exhausts the Java heap unless the JVM may grow: \
+                     put -Xmx6g in gradle.properties so the whole team gets it.",
+                ),
+                Decision::Reject,
+            ),
+            (
                 "a correction that negates what the dismissed memory advised",
                 dismissed(
                     Gotcha,
