@@ -391,6 +391,9 @@ pub(super) struct Scored {
     /// was removed") names a word of the target's text that no other
     /// memory compared shares with the candidate.
     pub(super) retires_own_word: bool,
+    /// One title is negated ("… are never cached") and the other not ("…
+    /// are cached for 60 seconds").
+    pub(super) titles_polarity_apart: bool,
     /// The titles open with the same two words and go on differently ("CI
     /// fails on any Ruff warning" / "CI fails on type errors in test
     /// files"): one frame said of two things.
@@ -670,6 +673,8 @@ pub(super) fn evidence(
         shape_apart,
         retires_specific,
         retires_own_word,
+        titles_polarity_apart: subject::negated(&candidate.title)
+            != subject::negated(&target.title),
         retires_title_word,
         tools_apart: family_apart(
             &candidate.title,
@@ -977,6 +982,9 @@ fn family_apart(
                     && w.chars().filter(|c| c.is_alphabetic()).count() >= 3
                     && w.chars().any(char::is_lowercase)
                     && !knows(other, &w.to_lowercase())
+                    // `SyncWorker` is known to a text that writes it, whose
+                    // roots hold its parts.
+                    && !text::code_words(w).iter().all(|p| knows(other, p))
             })
     };
     in_family || (proper(candidate_title, target_roots) && proper(target_title, candidate_roots))
@@ -2995,6 +3003,50 @@ mod tests {
             (Decision::Merge, Some("mpi-buffers-0001")),
             "{out:#?}"
         );
+        // Also when the texts are more alike than that, with six or more
+        // such words (a name written in both titles, `SyncWorker`, is no
+        // name apart).
+        let stored = [
+            memory(
+                "sync-worker-0001",
+                Gotcha,
+                "One periodic SyncWorker does the background refresh",
+                "SyncWorker is enqueued as unique periodic work named sync with the KEEP \
+                 policy, constrained to an unmetered network and charging.",
+                &["app/src/main/java/sync/**"],
+            ),
+            memory(
+                "room-0002",
+                Gotcha,
+                "Room migrations are tested",
+                "Every schema bump adds a MigrationTest case with MigrationTestHelper.",
+                &["app/src/main/java/db/**"],
+            ),
+        ];
+        let retold = "After an app upgrade we saw two copies enqueued: the unique sync name \
+                      and the KEEP policy are what stop it, and both the charging and the \
+                      unmetered constraint then apply twice, so battery drain doubles.";
+        let out = review(
+            &stored,
+            Gotcha,
+            "Keep a single periodic SyncWorker",
+            retold,
+            &["app/src/main/java/sync/**"],
+        );
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Merge, Some("sync-worker-0001")),
+            "{out:#?}"
+        );
+        // Unless the titles differ in polarity.
+        let out = review(
+            &stored,
+            Gotcha,
+            "Never keep a single periodic SyncWorker",
+            retold,
+            &["app/src/main/java/sync/**"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
     }
 
     #[test]

@@ -274,7 +274,7 @@ pub(super) fn sentences(title: &str, body: &str) -> Vec<(BTreeSet<String>, bool)
 }
 
 /// Whether a text holds a negation ("not", "never", "no", "don't", "can't").
-fn negated(text: &str) -> bool {
+pub(super) fn negated(text: &str) -> bool {
     text::words(text)
         .iter()
         .any(|w| w == "t" || text::NEGATIONS.contains(&w.as_str()))
