@@ -3450,6 +3450,33 @@ mod tests {
             (Decision::Supersede, Some("flags-sdk-0001".to_owned())),
             "{out:#?}"
         );
+        // "The YAML file" names `routes.yml`.
+        let stored = [
+            other(
+                "routes-yml-0001",
+                "Routes are declared in config/routes.yml",
+                "Each route (path, handler, auth) is listed in config/routes.yml; the router loads it at boot.",
+                &["config/routes.yml"],
+            ),
+            other(
+                "auth-0002",
+                "Admin routes need the staff role",
+                "The auth middleware rejects non-staff sessions on /admin.",
+                &["src/auth/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Convention,
+            "Routes are declared in src/routes.ts",
+            "The YAML file is gone: routes (path, handler, auth) are a typed array in src/routes.ts that the router imports.",
+            &["src/routes.ts"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Supersede, Some("routes-yml-0001".to_owned())),
+            "{out:#?}"
+        );
         // A former practice the memory itself calls past ("the old …") is
         // part of its rule, not a replacement of it.
         let stored = [

@@ -24,6 +24,9 @@ pub fn is_stopword(word: &str) -> bool {
 /// Lowercases and stems one word.
 pub fn stem(word: &str) -> String {
     let w = word.to_lowercase();
+    if let Some((_, name)) = EXTENSIONS.iter().find(|(ext, _)| *ext == w) {
+        return (*name).to_owned();
+    }
     // Short words ("uses", "is", "api") are left alone.
     if w.chars().count() <= 4 {
         return w;
@@ -180,6 +183,21 @@ pub fn find_phrases<'p>(text: &str, phrases: &[&'p str]) -> Vec<&'p str> {
 /// two texts: `cache` and `cached` (stemmed `cache`, `cach`) both give
 /// `cach`, `retries` and `retried` give `retry`, `uses` gives `use`.
 ///
+/// A file extension and the format or language it stands for are one word
+/// ("the YAML file" and `flags.yml`). Not `js`, which ends library names
+/// (Moment.js, Node.js).
+const EXTENSIONS: &[(&str, &str)] = &[
+    ("yml", "yaml"),
+    ("md", "markdown"),
+    ("ts", "typescript"),
+    ("tsx", "typescript"),
+    ("py", "python"),
+    ("rs", "rust"),
+    ("rb", "ruby"),
+    ("kt", "kotlin"),
+    ("jpg", "jpeg"),
+];
+
 /// Only for comparing; [`stem`] stays what indexes and phrases use.
 pub fn root(word: &str) -> String {
     let mut w = stem(word);
@@ -662,6 +680,10 @@ mod tests {
             ("api", "api"),
             ("matches", "match"),
             ("analysis", "analysis"),
+            // An extension is the format it stands for.
+            ("yml", "yaml"),
+            ("YAML", "yaml"),
+            ("ts", "typescript"),
         ];
         for (word, stemmed) in cases {
             assert_eq!(stem(word), stemmed, "{word}");
