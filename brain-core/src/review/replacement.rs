@@ -96,6 +96,7 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "removed",
     DELETED,
     "moved out of",
+    "pulled out of",
     "renamed to",
     "renamed from",
     "renamed",
@@ -251,7 +252,7 @@ fn object_side(phrase: &str) -> Side {
         | "relocated" | "reversing" | "reversed" | "renamed"
         // What moved comes before, where it was after: "`RetryPolicy` moved
         // out of the ledger module".
-        | "moved out of" | "extracted from" | "split out of" => Side::Both,
+        | "moved out of" | "pulled out of" | "extracted from" | "split out of" => Side::Both,
         "moved" | "migrated" | "switched" | "ported" => Side::From,
         _ => Side::After,
     }
@@ -739,6 +740,10 @@ mod tests {
                 &[("deleted", &[&["every", "legacy", "webpack", "config"]])],
             ),
             ("Deleted invoices are purged after 30 days.", &[]),
+            (
+                "Pin defines were pulled out of main.c into board/pins.h.",
+                &[("pulled out of", &[&["define", "pin"]])],
+            ),
             ("Queries must skip soft-deleted rows.", &[]),
             // Advice in the present is no report of a change.
             ("Turn off the watchdog in debug builds.", &[]),
