@@ -3003,6 +3003,38 @@ mod tests {
             (Decision::Merge, Some("mpi-buffers-0001")),
             "{out:#?}"
         );
+        // A narrower scope made of files the target lists as written is no
+        // part carved out of it.
+        let stored = [
+            memory(
+                "upload-limits-0001",
+                Gotcha,
+                "Uploads: 25 MB per file, 100 MB per request",
+                "Larger bodies get 413 from nginx before the app sees them; the web client \
+                 checks sizes first so people get a readable error instead of a dropped \
+                 connection.",
+                &["deploy/nginx.conf", "web/src/upload.ts"],
+            ),
+            memory(
+                "upload-types-0002",
+                Gotcha,
+                "Only images and PDFs are accepted",
+                "The upload handler checks the MIME type against an allow list.",
+                &["api/src/upload/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Gotcha,
+            "Browser-side size checks keep errors readable",
+            "nginx answers 413 above the limits, so the web client rejects big files itself.",
+            &["web/src/upload.ts"],
+        );
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Merge, Some("upload-limits-0001")),
+            "{out:#?}"
+        );
         // Also when the texts are more alike than that, with six or more
         // such words (a name written in both titles, `SyncWorker`, is no
         // name apart).
