@@ -3035,6 +3035,38 @@ mod tests {
             (Decision::Merge, Some("upload-limits-0001")),
             "{out:#?}"
         );
+        // Files that overlap the target's count too, with six or more such
+        // words and a title that opens on what the target names.
+        let stored = [
+            memory(
+                "ota-watchdog-0001",
+                Gotcha,
+                "Watchdog resets during OTA flash erase",
+                "Erasing the OTA partition blocks the CPU for seconds; feed the task watchdog \
+                 between sector erases or the ESP32 resets mid-update.",
+                &["firmware/ota/**", "firmware/main.c"],
+            ),
+            memory(
+                "wifi-0002",
+                Gotcha,
+                "Wi-Fi reconnect backoff",
+                "Reconnect attempts back off up to 60 s.",
+                &["firmware/net/**"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Gotcha,
+            "Task watchdog resets while rewriting partitions",
+            "Same trap when the update code writes the partition table: the ESP32 stalls, \
+             the task watchdog is not fed and the chip reboots.",
+            &["firmware/ota/**", "firmware/partition.c"],
+        );
+        assert_eq!(
+            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            (Decision::Merge, Some("ota-watchdog-0001")),
+            "{out:#?}"
+        );
         // Also when the texts are more alike than that, with six or more
         // such words (a name written in both titles, `SyncWorker`, is no
         // name apart).
