@@ -56,6 +56,8 @@ const STATUS_TITLES: &[&str] = &[
     "meeting notes",
     "notes from",
     "minutes of",
+    // A review nit ("nit: rename tmp") asks for one edit, it states nothing.
+    "nit",
 ];
 
 /// Words that say nothing was settled: a status line holding them records a
@@ -149,6 +151,8 @@ const PLATITUDE: &[&str] = &[
     "repository",
     "reviewer",
     "reviewers",
+    "strive",
+    "aim",
 ];
 
 /// Words that state a change or a present state ("X is now Y", "moved
@@ -577,6 +581,16 @@ mod tests {
                 true,
             ),
             ("WIP", "wip on search indexing, continuing tomorrow", true),
+            (
+                "nit: drop the extra blank line",
+                "nit: in api/handlers.go, remove the blank line after the imports.",
+                true,
+            ),
+            (
+                "Strive for clean code",
+                "We should strive for readable, maintainable code.",
+                true,
+            ),
             (
                 "Typo fix in the install guide",
                 "Corrected 'pip isntall' to 'pip install' in the guide.",
