@@ -1157,11 +1157,17 @@ fn replacement_of(
         .map(|t| text::words(&t.text))
         .filter(|w| !w.is_empty())
         .collect();
-    let target_words: BTreeSet<&str> = target_tokens
+    let mut target_words: BTreeSet<&str> = target_tokens
         .iter()
         .chain(&target.topic)
         .map(String::as_str)
         .collect();
+    // "The YAML file is gone" names `flags.yml`.
+    let formats: Vec<&str> = target_words
+        .iter()
+        .filter_map(|w| text::format_of(w))
+        .collect();
+    target_words.extend(formats);
     let title_words = &target.title_tokens;
     let unrepeated: BTreeSet<&String> = title_words.difference(&candidate.title_tokens).collect();
     let own = target.replacements();

@@ -24,9 +24,6 @@ pub fn is_stopword(word: &str) -> bool {
 /// Lowercases and stems one word.
 pub fn stem(word: &str) -> String {
     let w = word.to_lowercase();
-    if let Some((_, name)) = EXTENSIONS.iter().find(|(ext, _)| *ext == w) {
-        return (*name).to_owned();
-    }
     // Short words ("uses", "is", "api") are left alone.
     if w.chars().count() <= 4 {
         return w;
@@ -184,7 +181,7 @@ pub fn find_phrases<'p>(text: &str, phrases: &[&'p str]) -> Vec<&'p str> {
 /// `cach`, `retries` and `retried` give `retry`, `uses` gives `use`.
 ///
 /// A file extension and the format or language it stands for are one word
-/// ("the YAML file" and `flags.yml`). Not `js`, which ends library names
+/// when comparing ([`root`]): "the YAML file" and `flags.yml`. Not `js`, which ends library names
 /// (Moment.js, Node.js).
 const EXTENSIONS: &[(&str, &str)] = &[
     ("yml", "yaml"),
@@ -198,8 +195,20 @@ const EXTENSIONS: &[(&str, &str)] = &[
     ("jpg", "jpeg"),
 ];
 
+/// The format or language a file extension stands for (`yml`: `yaml`).
+pub fn format_of(word: &str) -> Option<&'static str> {
+    let lower = word.to_lowercase();
+    EXTENSIONS
+        .iter()
+        .find(|(ext, _)| *ext == lower)
+        .map(|(_, name)| *name)
+}
+
 /// Only for comparing; [`stem`] stays what indexes and phrases use.
 pub fn root(word: &str) -> String {
+    if let Some(name) = format_of(word) {
+        return name.to_owned();
+    }
     let mut w = stem(word);
     let n = w.chars().count();
     // Short plurals and verb forms that `stem` leaves alone: "uses", "runs".
@@ -680,13 +689,13 @@ mod tests {
             ("api", "api"),
             ("matches", "match"),
             ("analysis", "analysis"),
-            // An extension is the format it stands for.
-            ("yml", "yaml"),
-            ("YAML", "yaml"),
-            ("ts", "typescript"),
         ];
         for (word, stemmed) in cases {
             assert_eq!(stem(word), stemmed, "{word}");
+        }
+        // For comparing, an extension is the format it stands for.
+        for (word, rooted) in [("yml", "yaml"), ("YAML", "yaml"), ("ts", "typescript")] {
+            assert_eq!(root(word), rooted, "{word}");
         }
     }
 
