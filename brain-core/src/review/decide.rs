@@ -1151,23 +1151,8 @@ fn replacement_of(
     let mut names_title = false;
     let mut retired_title = BTreeSet::new();
     let mut retires_title_word = false;
-    let target_terms: Vec<Vec<String>> = target
-        .terms
-        .iter()
-        .map(|t| text::words(&t.text))
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut target_words: BTreeSet<&str> = target_tokens
-        .iter()
-        .chain(&target.topic)
-        .map(String::as_str)
-        .collect();
-    // "The YAML file is gone" names `flags.yml`.
-    let formats: Vec<&str> = target_words
-        .iter()
-        .filter_map(|w| text::format_of(w))
-        .collect();
-    target_words.extend(formats);
+    let target_terms = named_terms(target);
+    let target_words = words_named(target_tokens, target);
     let title_words = &target.title_tokens;
     let unrepeated: BTreeSet<&String> = title_words.difference(&candidate.title_tokens).collect();
     let own = target.replacements();
@@ -1242,6 +1227,38 @@ fn replacement_of(
         retired_title,
         retires_title_word,
     }
+}
+
+/// The words of each identifier, code span and path of a memory, and of
+/// each path's file name: "the Podfile" names `ios/Podfile`.
+fn named_terms(target: &Features) -> Vec<Vec<String>> {
+    target
+        .terms
+        .iter()
+        .flat_map(|t| {
+            let file = t
+                .text
+                .rsplit_once('/')
+                .map(|(_, name)| name)
+                .filter(|name| name.chars().filter(|c| c.is_alphabetic()).count() >= 5);
+            std::iter::once(text::words(&t.text)).chain(file.map(text::words))
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The words a replacement phrase may name a memory by: its tokens and
+/// topic words, and the format each file extension stands for ("the YAML
+/// file is gone" names `flags.yml`).
+fn words_named<'a>(tokens: &'a BTreeSet<String>, target: &'a Features) -> BTreeSet<&'a str> {
+    let mut words: BTreeSet<&str> = tokens
+        .iter()
+        .chain(&target.topic)
+        .map(String::as_str)
+        .collect();
+    let formats: Vec<&str> = words.iter().filter_map(|w| text::format_of(w)).collect();
+    words.extend(formats);
+    words
 }
 
 /// What [`replacement_of`] finds about one target.
@@ -3545,6 +3562,36 @@ mod tests {
         assert_eq!(
             decided(&out),
             (Decision::Supersede, Some("routes-yml-0001".to_owned())),
+            "{out:#?}"
+        );
+        // A file is named by its own name: "the Podfile" names `ios/Podfile`.
+        let stored = [
+            memory(
+                "android-deps-0001",
+                MemoryType::Decision,
+                "Android libraries are declared per module",
+                "Third-party libraries are listed in app/build.gradle; run ./gradlew \
+                 dependencies to inspect them.",
+                &["app/build.gradle"],
+            ),
+            other(
+                "signing-0002",
+                "Release signing uses the CI keystore",
+                "The upload key lives in the CI secret store, never in the repository.",
+                &[],
+            ),
+        ];
+        let out = review(
+            &stored,
+            MemoryType::Decision,
+            "Libraries come from the version catalog",
+            "The build.gradle dependencies are gone; every library is declared in \
+             gradle/libs.versions.toml.",
+            &[],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Supersede, Some("android-deps-0001".to_owned())),
             "{out:#?}"
         );
         // A former practice the memory itself calls past ("the old …") is
