@@ -392,6 +392,25 @@ fn negated_at(clause: &[String], i: usize) -> bool {
         .any(|w| PHRASE_NEGATIONS.contains(&w.as_str()))
 }
 
+/// Words that open a condition or a time clause.
+const CONDITIONS: &[&str] = &["after", "once", "until", "when", "before", "unless", "if"];
+
+/// Whether the sentence holding `clause` (a slice of `text`) has a word of
+/// [`CONDITIONS`] before it: "…, after invoicing, dunning and tax export
+/// have moved to the v3 REST API".
+fn opens_condition(text: &str, clause: &str) -> bool {
+    let offset = (clause.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+    let Some(before) = text.get(..offset) else {
+        return false;
+    };
+    let sentence = before
+        .rfind(['.', '!', '?', '\n'])
+        .map_or(before, |i| &before[i + 1..]);
+    sentence
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| CONDITIONS.contains(&w.to_lowercase().as_str()))
+}
+
 /// One occurrence of a phrase in a clause: where it starts and how many
 /// words it spans.
 struct Occurrence {
@@ -534,7 +553,19 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             .filter(|w| !w.is_empty())
             .map(str::to_lowercase)
             .collect();
+        let conditional = opens_condition(text, written);
         for Occurrence { phrase, start, len } in occurrences(&needles, &clause, &raw) {
+            // "once the remaining callers have moved to REST v3": a
+            // condition for what the sentence says, not a change made.
+            if start > 0
+                && ["have", "has", "had"].contains(&raw[start - 1].as_str())
+                && (conditional
+                    || raw[..start]
+                        .iter()
+                        .any(|w| CONDITIONS.contains(&w.as_str())))
+            {
+                continue;
+            }
             // "replaced by" and "moved to" are phrases of their own.
             let longer = matches!(
                 phrase,
@@ -740,6 +771,19 @@ mod tests {
                 &[("deleted", &[&["every", "legacy", "webpack", "config"]])],
             ),
             ("Deleted invoices are purged after 30 days.", &[]),
+            // A condition, not a change made; without one, a change.
+            (
+                "Aim to delete it by Q3, after billing, tax and export have moved to REST v3.",
+                &[],
+            ),
+            (
+                "Delete the adapter once the last callers have moved to REST v3.",
+                &[],
+            ),
+            (
+                "Billing and tax have moved to REST v3.",
+                &[("moved to", &[&["bill", "tax"]])],
+            ),
             (
                 "Pin defines were pulled out of main.c into board/pins.h.",
                 &[("pulled out of", &[&["define", "pin"]])],
