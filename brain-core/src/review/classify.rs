@@ -18,7 +18,7 @@
 //! | an exception carved out of one rule for part of its scope ("Exception: …", "every other … still"), setting otherwise a value that rule states | additive update | merge |
 //! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, an additive reference or a repeated claim, or words only it shares with the candidate | novel | accept (the reason names the closest memory at least `RESTATED` alike and what keeps it apart) |
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
-//! | any merge below, when the candidate changes a value of the target, or reports as removed something the target's title names (or, as done or decided, a word of its title only it shares) | ambiguous overlap | accept |
+//! | any merge below, when the candidate changes a value of the target, or reports as removed something the target's title names (or, as done or decided, a word of its title only it shares), or, below `OVERLAP`, has replacement wording about the target ("the USB-serial adapter doesn't work anymore") | ambiguous overlap | accept |
 //! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`, `combined ≥ RELATED` in the same scope, or a narrower scope that adds nothing with `summary ≥ 0.7`) and nothing added | duplicate | merge |
 //! | an additive reference names the memory ("Adding to the 500 ms IWDG note", "Following up on the cache-key rule"): two or more of its words, more than any other's | additive update | merge |
 //! | the candidate repeats the claim of exactly one memory (every content word of its title, same polarity): in one sentence, `combined ≥ RESTATED`, scope same / broader / both global; or across its text, `combined ≥ OVERLAP`, the same paths or modules | additive update (duplicate when it adds nothing) | merge |
@@ -347,34 +347,46 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
             ),
         )
     });
-    // "The odeint wrapper was removed" folded into the memory that says to
-    // integrate with odeint would contradict it.
-    if verdict.1 == Decision::Merge && (scored.retires_title_word || scored.retires_specific) {
-        return ambiguous(
-            &live,
-            best,
-            format!(
-                "says that something `{}` names was removed or retired (similarity {:.2}): \
-                 a person should decide whether it replaces it",
-                best.target, best.combined
-            ),
-        );
-    }
-    // Folding "1%" into "10%" would make a memory that contradicts itself.
     if verdict.1 == Decision::Merge
-        && let Some(c) = &scored.changed
+        && let Some(why) = merge_contradicts(scored)
     {
-        return ambiguous(
-            &live,
-            best,
-            format!(
-                "says {} for \"{}\" where `{}` says {} (similarity {:.2}): \
-                 a changed value is never merged, a person should decide",
-                c.new, c.subject, best.target, c.old, best.combined
-            ),
-        );
+        return ambiguous(&live, best, why);
     }
     verdict
+}
+
+/// Why folding the candidate into the memory it was matched with would
+/// make a memory that contradicts itself, if it would.
+fn merge_contradicts(scored: &Scored) -> Option<String> {
+    let best = &scored.evidence;
+    // "The odeint wrapper was removed" folded into the memory that says to
+    // integrate with odeint would contradict it.
+    if scored.retires_title_word || scored.retires_specific {
+        return Some(format!(
+            "says that something `{}` names was removed or retired (similarity {:.2}): \
+             a person should decide whether it replaces it",
+            best.target, best.combined
+        ));
+    }
+    // "… doesn't work anymore" about what the target says to use: alike in
+    // the words it shares, a replacement in what it says.
+    if best.combined < OVERLAP && !best.replacement_wording.is_empty() {
+        return Some(format!(
+            "shares words with `{}` but says \"{}\" about it (similarity {:.2}): \
+             a person should decide whether it replaces it",
+            best.target,
+            best.replacement_wording.join("\", \""),
+            best.combined
+        ));
+    }
+    // Folding "1%" into "10%" would make a memory that contradicts itself.
+    scored.changed.as_ref().map(|c| {
+        format!(
+            "says {} for \"{}\" where `{}` says {} (similarity {:.2}): \
+             a changed value is never merged, a person should decide",
+            c.new, c.subject, best.target, c.old, best.combined
+        )
+    })
 }
 
 /// Whether the candidate may be merged into this memory at all: the same

@@ -3594,6 +3594,32 @@ mod tests {
             (Decision::Supersede, Some("android-deps-0001".to_owned())),
             "{out:#?}"
         );
+        // A retelling in few shared words that says what the memory names
+        // no longer works is for a person, never folded into it.
+        let stored = [
+            other(
+                "uart-log-0001",
+                "Debug logs print over UART2",
+                "LOG macros in fw/log.c print to UART2 at 115200 baud; read them with a \
+                 USB-serial adapter.",
+                &["fw/log.c", "fw/log.h"],
+            ),
+            other(
+                "log-levels-0002",
+                "Log levels are compiled out in release",
+                "LOG_LEVEL defaults to WARN in release builds.",
+                &[],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Convention,
+            "Firmware logs are read through the SWO pin",
+            "The LOG macros in fw/log.c write to the SWO trace output; the USB-serial \
+             adapter doesn't work anymore.",
+            &["fw/log.c"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
         // A former practice the memory itself calls past ("the old …") is
         // part of its rule, not a replacement of it.
         let stored = [

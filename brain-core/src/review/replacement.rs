@@ -54,6 +54,9 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "moved into",
     "extracted into",
     "split into",
+    "was split up",
+    "were split up",
+    "been split up",
     "relocated to",
     "relocated",
     "now lives in",
@@ -236,7 +239,8 @@ fn object_side(phrase: &str) -> Side {
         // ("X was removed from the admin dashboard").
         "not anymore" | "anymore" | "replaced by" | "superseded by" | "in favor of"
         | "in favour of" | "gone" | "went away" | "going away" | "moved to"
-        | "moved into" | "extracted into" | "split into" | "relocated to" | "now lives in"
+        | "moved into" | "extracted into" | "split into" | "was split up" | "were split up"
+        | "been split up" | "relocated to" | "now lives in"
         | "now live in" | "now in" | "now sit in" | "now sit under" | "was removed"
         | "were removed" | "been removed" | "was deleted" | "were deleted" | "been deleted"
         | "is deleted" | "are deleted" | "was dropped" | "were dropped" | "is legacy" | "are legacy" | "removed" | "renamed to"
@@ -276,6 +280,7 @@ const GENERIC_OBJECT: &[&str] = &[
     "allowed",
     "package",
     "setup",
+    "wrapper",
     "folder",
     "directory",
     "dir",
@@ -771,6 +776,15 @@ mod tests {
                 &[("deleted", &[&["every", "legacy", "webpack", "config"]])],
             ),
             ("Deleted invoices are purged after 30 days.", &[]),
+            // "wrapper" says what kind of thing, not which.
+            (
+                "The BashOperator wrapper is gone.",
+                &[("gone", &[&["bashoperator"]])],
+            ),
+            (
+                "The monolithic config.yml was split up into one file per team.",
+                &[("was split up", &[&["monolithic", "config", "yml"]])],
+            ),
             // A condition, not a change made; without one, a change.
             (
                 "Aim to delete it by Q3, after billing, tax and export have moved to REST v3.",
