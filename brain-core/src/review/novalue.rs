@@ -58,6 +58,8 @@ const STATUS_TITLES: &[&str] = &[
     "minutes of",
     // A review nit ("nit: rename tmp") asks for one edit, it states nothing.
     "nit",
+    // A routine commit ("chore(deps): bump lodash …").
+    "chore",
 ];
 
 /// Words that say nothing was settled: a status line holding them records a
@@ -581,6 +583,16 @@ mod tests {
                 true,
             ),
             ("WIP", "wip on search indexing, continuing tomorrow", true),
+            (
+                "chore(deps): bump serde from 1.0.197 to 1.0.198",
+                "Routine patch bump from the bot, CI green.",
+                true,
+            ),
+            (
+                "chore: pin Node to 20",
+                "Node 18 is end-of-life, so .nvmrc now pins 20 and CI reads it from there.",
+                false,
+            ),
             (
                 "nit: drop the extra blank line",
                 "nit: in api/handlers.go, remove the blank line after the imports.",
