@@ -1170,7 +1170,10 @@ fn replacement_of(
                 2 * shared > o.len()
             })
         };
-        if said_by(own, r) || target.turns_down(r) {
+        // "… turned off" where the memory says it is disabled: its rule.
+        let off_already = matches!(r.phrase, "turned off" | "switched off")
+            && target.text.to_lowercase().contains("disabl");
+        if said_by(own, r) || target.turns_down(r) || off_already {
             continue;
         }
         retires_title_word |= retires_a_title_word(r, title_words);
@@ -3620,6 +3623,35 @@ mod tests {
             &["fw/log.c"],
         );
         assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+        // "Turned off" where the memory says "disabled" is its own rule.
+        let stored = [
+            other(
+                "autovacuum-0001",
+                "Autovacuum disabled on events_raw",
+                "events_raw is append-only and vacuumed by the nightly job; per-table \
+                 autovacuum is disabled for it in db/tuning.sql.",
+                &["db/tuning.sql"],
+            ),
+            other(
+                "fillfactor-0002",
+                "Hot tables use fillfactor 90",
+                "orders and payments leave room for HOT updates.",
+                &["db/tuning.sql"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            Convention,
+            "events_archive also needs autovacuum turned off",
+            "The same per-table override goes on events_archive in db/tuning.sql: it is \
+             append-only too and the nightly job vacuums it.",
+            &["db/tuning.sql"],
+        );
+        assert_eq!(
+            decided(&out),
+            (Decision::Merge, Some("autovacuum-0001".to_owned())),
+            "{out:#?}"
+        );
         // A former practice the memory itself calls past ("the old …") is
         // part of its rule, not a replacement of it.
         let stored = [
