@@ -1477,6 +1477,11 @@ mod tests {
         Reviewer::new(stored.iter()).review(&m)
     }
 
+    /// The decision and the first target of an outcome.
+    fn verdict_of(out: &crate::review::ReviewOutcome) -> (Decision, Option<&str>) {
+        (out.decision, out.targets.first().map(MemoryId::as_str))
+    }
+
     fn memory(id: &str, kind: MemoryType, title: &str, summary: &str, paths: &[&str]) -> Memory {
         let mut m = Memory::new(
             MemoryId::new(id).unwrap(),
@@ -1963,7 +1968,7 @@ mod tests {
             &["ci/nightly.yml"],
         );
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Supersede, Some("e2e-grid-0001")),
             "{}",
             out.reason
@@ -2031,7 +2036,7 @@ mod tests {
              or every pod retries at once and the gateway rate-limits them.",
         );
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Merge, Some("backoff-0001")),
             "{}",
             out.reason
@@ -2095,7 +2100,7 @@ mod tests {
         m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
         let out = Reviewer::new(stored.iter()).review(&m);
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Merge, Some("vacuum-0001")),
             "{}",
             out.reason
@@ -2128,7 +2133,7 @@ mod tests {
         m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
         let out = Reviewer::new(stored.iter()).review(&m);
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Merge, Some("pool-new-0002")),
             "{}",
             out.reason
@@ -2456,7 +2461,7 @@ mod tests {
             &["consumers/metrics_mirror/**"],
         );
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Merge, Some("offsets-0001")),
             "{out:#?}"
         );
@@ -2526,7 +2531,7 @@ mod tests {
             &["models/reactor.py"],
         );
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Supersede, Some("solver-0001")),
             "{out:#?}"
         );
@@ -2626,7 +2631,7 @@ mod tests {
             same_body,
         );
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Merge, Some("gen-client-0001")),
             "{out:#?}"
         );
@@ -2925,7 +2930,7 @@ mod tests {
         let reviewer = Reviewer::new(stored.iter());
         let out = reviewer.review(&m);
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Supersede, Some("docs-search-0001")),
             "{out:#?}"
         );
@@ -3025,7 +3030,7 @@ mod tests {
             &["jobs/*.pbs"],
         );
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Merge, Some("mpi-buffers-0001")),
             "{out:#?}"
         );
@@ -3057,7 +3062,7 @@ mod tests {
             &["web/src/upload.ts"],
         );
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Merge, Some("upload-limits-0001")),
             "{out:#?}"
         );
@@ -3089,7 +3094,7 @@ mod tests {
             &["firmware/ota/**", "firmware/partition.c"],
         );
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Merge, Some("ota-watchdog-0001")),
             "{out:#?}"
         );
@@ -3124,7 +3129,7 @@ mod tests {
             &["app/src/main/java/sync/**"],
         );
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Merge, Some("sync-worker-0001")),
             "{out:#?}"
         );
@@ -3172,7 +3177,7 @@ mod tests {
             &["charts/reports/values.yaml"],
         );
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Merge, Some("limits-0001")),
             "{out:#?}"
         );
@@ -3715,7 +3720,7 @@ mod tests {
         m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
         let out = Reviewer::new(stored.iter()).review(&m);
         assert_eq!(
-            (out.decision, out.targets.first().map(MemoryId::as_str)),
+            verdict_of(&out),
             (Decision::Merge, Some("offsets-0001")),
             "{out:#?}"
         );
