@@ -7,6 +7,7 @@
 //! | --- | --- | --- |
 //! | a `dismissed` memory of any type is repeated: verbatim, or with a body more alike than its title (see the bodies rule below), or reworded when it is the closest of the memories whose scope touches the candidate's, at least `OVERLAP` alike with whole texts alike or an identifier both name (or naming the same things in the same files with four or more words only they share, or one identifier both name with three such words), and the candidate neither contradicts it nor negates what both name (see [`rejected_repeat`]) | duplicate | reject |
 //! | the candidate only reports activity or progress ("Fixed a typo", "WIP", "Rebased on main") and states nothing lasting | no durable value | reject, no target |
+//! | (no replacement rule below applies to a memory written by the same command run as the candidate, such as another file of one `brain import`: one run states how things are now) | – | – |
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
 //! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), in texts at least `RESTATED` alike or titles that share a word (a version both summaries name as background says nothing), not an exception carved out of part of the target's scope ("Exception: …", "every other … still"), no additive wording (unless its title states the new value and it is worded as a change), scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
@@ -504,6 +505,10 @@ fn replaced<'s>(
     named: &[&'s Scored],
     live: &[&'s Scored],
 ) -> Option<&'s Scored> {
+    // One run (the files of one import) replaces nothing of its own.
+    let named: Vec<&Scored> = named.iter().copied().filter(|s| !s.same_run).collect();
+    let live: Vec<&Scored> = live.iter().copied().filter(|s| !s.same_run).collect();
+    let (named, live) = (named.as_slice(), live.as_slice());
     let by_name = replaced_by_name(named);
     // A verbatim copy of a stored memory brings no new value, even when a
     // look-alike states an older one: the copy already says it.

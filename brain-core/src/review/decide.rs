@@ -391,6 +391,10 @@ pub(super) struct Scored {
     /// was removed") names a word of the target's text that no other
     /// memory compared shares with the candidate.
     pub(super) retires_own_word: bool,
+    /// The target was written by the same command run as the candidate (an
+    /// import of several files): one run states how things are now, so
+    /// nothing in it replaces anything else in it.
+    pub(super) same_run: bool,
     /// One title is negated ("… are never cached") and the other not ("…
     /// are cached for 60 seconds").
     pub(super) titles_polarity_apart: bool,
@@ -508,6 +512,11 @@ fn retires_specific(
                 (!in_title || target.title_tokens.contains(w)) && specific.contains(&text::root(w))
             })
     })
+}
+
+/// Whether one title is negated and the other not.
+fn polarity_apart(candidate: &Memory, target: &Memory) -> bool {
+    subject::negated(&candidate.title) != subject::negated(&target.title)
 }
 
 /// Whether two titles open with the same two words and differ after them.
@@ -673,8 +682,8 @@ pub(super) fn evidence(
         shape_apart,
         retires_specific,
         retires_own_word,
-        titles_polarity_apart: subject::negated(&candidate.title)
-            != subject::negated(&target.title),
+        same_run: super::same_run(candidate, target),
+        titles_polarity_apart: polarity_apart(candidate, target),
         retires_title_word,
         tools_apart: family_apart(
             &candidate.title,

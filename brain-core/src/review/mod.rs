@@ -399,6 +399,17 @@ pub fn eligible(candidate: &Memory, stored: &Memory) -> bool {
             < (candidate.provenance.captured_at, &candidate.id)
 }
 
+/// Whether two memories were written by one command run, whatever their
+/// evidence: the same provenance source (not `manual`), capture time and
+/// proposer. The files of one `brain import` are one run.
+pub(crate) fn same_run(a: &Memory, b: &Memory) -> bool {
+    let (pa, pb) = (&a.provenance, &b.provenance);
+    pa.source != crate::model::Source::Manual
+        && pa.source == pb.source
+        && pa.captured_at == pb.captured_at
+        && pa.proposed_by == pb.proposed_by
+}
+
 /// Whether two memories were written by the same command run (a capture,
 /// an extraction, an import): the same provenance source, capture time and
 /// proposer, and the evidence of the run (the same list, or at least one
@@ -407,10 +418,7 @@ pub fn eligible(candidate: &Memory, stored: &Memory) -> bool {
 /// siblings.
 pub fn siblings(a: &Memory, b: &Memory) -> bool {
     let (pa, pb) = (&a.provenance, &b.provenance);
-    pa.source != crate::model::Source::Manual
-        && pa.source == pb.source
-        && pa.captured_at == pb.captured_at
-        && pa.proposed_by == pb.proposed_by
+    same_run(a, b)
         && (pa.evidence == pb.evidence || pa.evidence.iter().any(|e| pb.evidence.contains(e)))
 }
 
@@ -506,5 +514,37 @@ mod tests {
             &memory("a-manual", Active, Manual, T1, &[])
         ));
         assert!(!eligible(&cand, &cand));
+    }
+
+    #[test]
+    fn one_import_run_replaces_nothing_of_its_own() {
+        use Source::Import;
+        use Status::{Active, Candidate};
+        const T1: &str = "2026-01-01T00:00:00Z";
+        let rule = |mut m: Memory, title: &str, summary: &str| {
+            m.title = title.to_owned();
+            m.summary = summary.to_owned();
+            m
+        };
+        let candidate = rule(
+            memory("b-fetch", Candidate, Import, T1, &["AGENTS.md"]),
+            "HTTP calls use fetch instead of axios",
+            "Use the native fetch wrapper in src/http.ts instead of axios for every request.",
+        );
+        let axios = |at: &str| {
+            rule(
+                memory("a-axios", Active, Import, at, &["CLAUDE.md"]),
+                "HTTP calls use axios",
+                "Every request goes through the shared axios instance in src/http.ts.",
+            )
+        };
+        // Another file of the same import: both state how things are now.
+        let stored = [axios(T1)];
+        let out = Reviewer::new(stored.iter()).review(&candidate);
+        assert_ne!(out.decision, Decision::Supersede, "{out:#?}");
+        // The same rule imported in an earlier run is replaced.
+        let stored = [axios("2025-06-01T00:00:00Z")];
+        let out = Reviewer::new(stored.iter()).review(&candidate);
+        assert_eq!(out.decision, Decision::Supersede, "{out:#?}");
     }
 }
