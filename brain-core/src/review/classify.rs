@@ -521,29 +521,23 @@ fn replaced<'s>(
     // "The odeint wrapper was removed" with the rest of the target's rule
     // restated around a new tool: replaced, when the texts are close and
     // cover the same files.
+    // The first same-type memory a retirement rule holds for.
+    let first = |rule: fn(&Scored) -> bool| live.iter().find(|s| !s.cross_type && rule(s)).copied();
     let retired = || {
-        live.iter()
-            .find(|s| {
-                s.retires_title_word
-                    && !s.cross_type
-                    && same_scope(s.evidence.scope)
-                    && s.evidence.combined >= RELATED
-            })
-            .copied()
+        first(|s| {
+            s.retires_title_word && same_scope(s.evidence.scope) && s.evidence.combined >= RELATED
+        })
     };
     // "The Elasticsearch cluster has been decommissioned" against "Product
     // search is served by Elasticsearch": a reported retirement of what
     // only that memory's title names, in texts that say the same.
     let retired_specific = || {
-        live.iter()
-            .find(|s| {
-                s.retires_specific
-                    && !s.cross_type
-                    && s.evidence.newer
-                    && s.evidence.scope != ScopeRelation::Disjoint
-                    && (s.evidence.combined >= RESTATED || s.specific.len() >= 4)
-            })
-            .copied()
+        first(|s| {
+            s.retires_specific
+                && s.evidence.newer
+                && s.evidence.scope != ScopeRelation::Disjoint
+                && (s.evidence.combined >= RESTATED || s.specific.len() >= 4)
+        })
     };
     // "Trivy gate now fails only on fixable CRITICAL CVEs" against "Trivy
     // scan blocks on HIGH vulnerabilities": a title that says how things
@@ -565,14 +559,7 @@ fn replaced<'s>(
     // "hot-shots was removed" about the same files as the memory that says
     // to emit through hot-shots, when no other memory names it.
     let retired_here = || {
-        live.iter()
-            .find(|s| {
-                s.retires_own_word
-                    && !s.cross_type
-                    && s.evidence.newer
-                    && s.evidence.scope == ScopeRelation::Same
-            })
-            .copied()
+        first(|s| s.retires_own_word && s.evidence.newer && s.evidence.scope == ScopeRelation::Same)
     };
     let by_name = by_name
         .or_else(retired)
