@@ -349,7 +349,9 @@ const HEADING_TYPES: &[(&str, MemoryType)] = &[
     ("known issue", MemoryType::Gotcha),
     ("decision", MemoryType::Decision),
     ("decided", MemoryType::Decision),
-    ("architecture", MemoryType::Decision),
+    // An architecture section describes how the code is laid out (a
+    // pattern); one of decision records says "decision" first.
+    ("architecture", MemoryType::Pattern),
     ("adr", MemoryType::Decision),
     ("pattern", MemoryType::Pattern),
     ("recipe", MemoryType::Pattern),
@@ -497,6 +499,14 @@ mod tests {
         assert_eq!(heading_type("## Known pitfalls"), Some(MemoryType::Gotcha));
         assert_eq!(heading_type("Next steps"), Some(MemoryType::Working));
         assert_eq!(heading_type("What I learned:"), None);
+        assert_eq!(
+            heading_type("Project Layout and Architecture"),
+            Some(MemoryType::Pattern)
+        );
+        assert_eq!(
+            heading_type("Architecture decision records"),
+            Some(MemoryType::Decision)
+        );
         let text = "Use FIFO queues for billing events since ordering matters.";
         assert!(classify(text, None, None).score < MIN_TYPE_SCORE);
         let hinted = classify(text, None, Some(MemoryType::Decision));
