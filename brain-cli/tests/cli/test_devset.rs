@@ -69,7 +69,7 @@ fn score(set: &str, floors: Floors) {
             })
             .collect();
         assert!(!tasks.is_empty(), "no task is in group {group}");
-        let m = devset::metrics(tasks.into_iter());
+        let m = devset::metrics(tasks);
         for (metric, value, floor) in [
             ("recall@5", m.recall5, recall5),
             ("mrr", m.mrr, mrr),
