@@ -98,6 +98,7 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "reversed",
     "removed",
     DELETED,
+    OUT_OF,
     "moved out of",
     "pulled out of",
     "renamed to",
@@ -125,6 +126,47 @@ const STOP_DOING: &str = "stop doing";
 /// `.eslintrc.cjs`"), found by its form: "deleted invoices are purged" and
 /// "soft-deleted rows" name a state, not a retirement.
 const DELETED: &str = "deleted";
+
+/// The phrase reported for a thing taken out of where it was ("logrus is
+/// out of go.mod", "BinaryFormatter is out of SaveSystem"), found by its
+/// form: "the cache is out of date" and "the pod ran out of memory" name a
+/// state.
+const OUT_OF: &str = "is out of";
+
+/// Words after "out of" that make it a state, not a place: "out of date",
+/// "out of the box".
+const OUT_OF_STATES: &[&str] = &[
+    "date",
+    "memory",
+    "sync",
+    "space",
+    "scope",
+    "range",
+    "bounds",
+    "order",
+    "box",
+    "band",
+    "disk",
+    "stock",
+    "reach",
+    "time",
+    "budget",
+    "quota",
+    "luck",
+    "hand",
+    "line",
+    "control",
+    "way",
+    "loop",
+    "question",
+    "context",
+    "tokens",
+    "retries",
+    "breath",
+    "service",
+    "commission",
+    "office",
+];
 
 /// Words before "deleted" that make it something done: a person, or a
 /// perfect's auxiliary ("we've deleted", "has been" is the passive's).
@@ -230,6 +272,7 @@ pub(super) fn reports_retirement(phrase: &str) -> bool {
                     | "abandoned"
                     | "archived"
                     | "uninstalled"
+                    | OUT_OF
             ))
 }
 
@@ -256,7 +299,7 @@ fn object_side(phrase: &str) -> Side {
         | "relocated" | "reversing" | "reversed" | "renamed"
         // What moved comes before, where it was after: "`RetryPolicy` moved
         // out of the ledger module".
-        | "moved out of" | "pulled out of" | "extracted from" | "split out of" => Side::Both,
+        | "moved out of" | "pulled out of" | "extracted from" | "split out of" | OUT_OF => Side::Both,
         "moved" | "migrated" | "switched" | "ported" => Side::From,
         _ => Side::After,
     }
@@ -486,6 +529,27 @@ fn occurrences(
             });
         }
     }
+    // "X is out of go.mod": X was taken out of it.
+    for (i, w) in raw.windows(4).enumerate() {
+        let place = if w[3] == "the" {
+            raw.get(i + 4).map_or("", String::as_str)
+        } else {
+            w[3].as_str()
+        };
+        if matches!(w[0].as_str(), "is" | "are" | "was" | "were")
+            && w[1] == "out"
+            && w[2] == "of"
+            && !place.is_empty()
+            && !OUT_OF_STATES.contains(&place)
+            && !negated_at(clause, i)
+        {
+            found.push(Occurrence {
+                phrase: OUT_OF,
+                start: i,
+                len: 3,
+            });
+        }
+    }
     // "stop" or "quit" before a gerund: "Stop editing CHANGELOG.md by hand",
     // "we stopped vendoring protobufs". Said of a thing ("the joins stop
     // matching") it is a symptom, not a practice given up: the word before
@@ -547,7 +611,7 @@ fn occurrences(
 pub fn replacements(text: &str) -> Vec<Replaced> {
     let needles: Vec<(&'static str, Vec<String>)> = REPLACEMENT_WORDING
         .iter()
-        .filter(|p| ![STOP_DOING, USED_TO, DELETED].contains(p))
+        .filter(|p| ![STOP_DOING, USED_TO, DELETED, OUT_OF].contains(p))
         .map(|p| (*p, words(p)))
         .collect();
     let mut out = Vec::new();
@@ -776,6 +840,15 @@ mod tests {
                 &[("deleted", &[&["every", "legacy", "webpack", "config"]])],
             ),
             ("Deleted invoices are purged after 30 days.", &[]),
+            // Out of a place is taken out; out of date, memory or the box
+            // is a state.
+            (
+                "logrus is out of go.mod; use log/slog.",
+                &[("is out of", &[&["logrus"], &["go", "mod"]])],
+            ),
+            ("The lockfile is out of date after a rebase.", &[]),
+            ("The worker was out of memory twice last week.", &[]),
+            ("It works out of the box with pnpm.", &[]),
             // "wrapper" says what kind of thing, not which.
             (
                 "The BashOperator wrapper is gone.",
