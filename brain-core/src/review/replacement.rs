@@ -128,7 +128,7 @@ const STOP_DOING: &str = "stop doing";
 const DELETED: &str = "deleted";
 
 /// The phrase reported for a thing taken out of where it was ("logrus is
-/// out of go.mod", "BinaryFormatter is out of SaveSystem"), found by its
+/// out of go.mod", "`BinaryFormatter` is out of `SaveSystem`"), found by its
 /// form: "the cache is out of date" and "the pod ran out of memory" name a
 /// state.
 const OUT_OF: &str = "is out of";
@@ -502,6 +502,28 @@ fn occurrences(
             }
         }
     }
+    found.extend(found_by_form(clause, raw));
+    let inside = |a: &Occurrence, b: &Occurrence| {
+        b.start <= a.start && a.start + a.len <= b.start + b.len && b.len > a.len
+    };
+    let mut kept: Vec<Occurrence> = Vec::new();
+    for (i, o) in found.iter().enumerate() {
+        let shadowed = found.iter().any(|other| inside(o, other))
+            || found[..i]
+                .iter()
+                .any(|other| other.start == o.start && other.len == o.len);
+        if !shadowed {
+            kept.push(Occurrence { ..*o });
+        }
+    }
+    kept
+}
+
+/// The phrases of [`REPLACEMENT_WORDING`] found by their form rather than
+/// their words ("we used to", "we deleted", "stop doing", "is out of", "X
+/// lives in Y now"), in one clause.
+fn found_by_form(clause: &[String], raw: &[String]) -> Vec<Occurrence> {
+    let mut found: Vec<Occurrence> = Vec::new();
     // "we used to X": a former practice; not "X is used to sign requests".
     for (i, pair) in raw.windows(2).enumerate() {
         if pair[0] == "used"
@@ -586,20 +608,7 @@ fn occurrences(
             }
         }
     }
-    let inside = |a: &Occurrence, b: &Occurrence| {
-        b.start <= a.start && a.start + a.len <= b.start + b.len && b.len > a.len
-    };
-    let mut kept: Vec<Occurrence> = Vec::new();
-    for (i, o) in found.iter().enumerate() {
-        let shadowed = found.iter().any(|other| inside(o, other))
-            || found[..i]
-                .iter()
-                .any(|other| other.start == o.start && other.len == o.len);
-        if !shadowed {
-            kept.push(Occurrence { ..*o });
-        }
-    }
-    kept
+    found
 }
 
 /// Finds the replacement phrases of `text` and, within their clause, the
