@@ -176,13 +176,9 @@ pub fn find_phrases<'p>(text: &str, phrases: &[&'p str]) -> Vec<&'p str> {
         .collect()
 }
 
-/// Normalises a word a step further than [`stem`], for matching words across
-/// two texts: `cache` and `cached` (stemmed `cache`, `cach`) both give
-/// `cach`, `retries` and `retried` give `retry`, `uses` gives `use`.
-///
-/// A file extension and the format or language it stands for are one word
-/// when comparing ([`root`]): "the YAML file" and `flags.yml`. Not `js`, which ends library names
-/// (Moment.js, Node.js).
+/// File extensions and the format or language each stands for: one word
+/// when comparing ([`root`]), "the YAML file" and `flags.yml`. Not `js`,
+/// which ends library names (Moment.js, Node.js).
 const EXTENSIONS: &[(&str, &str)] = &[
     ("yml", "yaml"),
     ("md", "markdown"),
@@ -204,6 +200,11 @@ pub fn format_of(word: &str) -> Option<&'static str> {
         .map(|(_, name)| *name)
 }
 
+/// Normalises a word a step further than [`stem`], for matching words across
+/// two texts: `cache` and `cached` (stemmed `cache`, `cach`) both give
+/// `cach`, `retries` and `retried` give `retry`, `uses` gives `use`, and a
+/// file extension gives its format ([`format_of`]: `yml` gives `yaml`).
+///
 /// Only for comparing; [`stem`] stays what indexes and phrases use.
 pub fn root(word: &str) -> String {
     if let Some(name) = format_of(word) {
