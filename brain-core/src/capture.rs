@@ -621,7 +621,7 @@ pub struct RuleImportReport {
 pub enum RuleFileError {
     /// Not a known rule-file name.
     #[error(
-        "{path}: not a rule file (expected AGENTS.md, CLAUDE.md, CONVENTIONS.md, .cursorrules, .cursor/rules/*.mdc, .github/copilot-instructions.md or another *.md)"
+        "{path}: not a rule file (expected AGENTS.md, CLAUDE.md, CONVENTIONS.md, .cursorrules, .windsurfrules, .clinerules, .cursor/rules/*.mdc, .github/copilot-instructions.md or another *.md)"
     )]
     UnknownFormat {
         /// The file.

@@ -11,8 +11,11 @@ use crate::output::Output;
 /// Import agent rule files, or migrate a RepoBrain store
 ///
 /// `brain import FILE..` reads agent rule files: AGENTS.md, CLAUDE.md,
-/// CONVENTIONS.md, `.cursorrules`, `.cursor/rules/*.mdc` and
-/// `.github/copilot-instructions.md` (any Markdown file works). Every section
+/// CONVENTIONS.md, `.cursorrules`, `.windsurfrules`, `.clinerules`,
+/// `.cursor/rules/*.mdc` and `.github/copilot-instructions.md` (any Markdown
+/// file works). A directory (`.cursor/rules`, `.clinerules/`,
+/// `.windsurf/rules`) stands for the rule files under it, in path order.
+/// Every section
 /// becomes one candidate memory: its heading is the title, its first item the
 /// summary, its whole body (code blocks intact, never split) the detail; its
 /// type comes from the heading or its words (`convention` by default); its
@@ -34,7 +37,7 @@ use crate::output::Output;
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("what").required(true).args(["files", "from_repobrain"])))]
 pub(crate) struct ImportArgs {
-    /// Rule files to import
+    /// Rule files to import, or directories of them
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// RepoBrain project root or `.brain/` directory to migrate
@@ -85,7 +88,14 @@ fn read_with_includes(
     let mut seen: Vec<String> = Vec::new();
     // (path, included from, depth), processed in order.
     let mut queue: std::collections::VecDeque<(PathBuf, Option<String>, usize)> =
-        files.iter().map(|p| (p.clone(), None, 0)).collect();
+        std::collections::VecDeque::new();
+    for p in files {
+        if p.is_dir() {
+            queue.extend(rule_files_under(ctx, p)?.into_iter().map(|f| (f, None, 0)));
+        } else {
+            queue.push_back((p.clone(), None, 0));
+        }
+    }
     let root = ctx
         .root()
         .canonicalize()
@@ -141,6 +151,38 @@ fn read_with_includes(
         }
     }
     Ok(inputs)
+}
+
+/// The rule files under a directory named on the command line, in path
+/// order (`.git/` and `.brain/` left out); an error when there is none,
+/// since the user asked for something that is not there.
+fn rule_files_under(ctx: &Context, dir: &std::path::Path) -> Result<Vec<PathBuf>, CliError> {
+    let mut found = Vec::new();
+    let walk = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            e.depth() == 0
+                || !(e.file_type().is_dir()
+                    && matches!(e.file_name().to_str(), Some(".git" | ".brain")))
+        });
+    for entry in walk {
+        let entry = entry.map_err(|e| {
+            CliError::user(format!("{}: cannot read the directory: {e}", dir.display()))
+        })?;
+        if entry.file_type().is_file()
+            && brain_core::extract::markdown::format_for(&shown_path(ctx, entry.path())).is_some()
+        {
+            found.push(entry.into_path());
+        }
+    }
+    if found.is_empty() {
+        return Err(CliError::user(format!(
+            "{}: a directory with no rule file in it (expected *.md, *.mdc, .cursorrules, .windsurfrules or .clinerules)",
+            dir.display()
+        )));
+    }
+    Ok(found)
 }
 
 /// The path relative to the root when it is inside it, with `/` separators;

@@ -277,3 +277,76 @@ fn session_start_gets_the_always_on_index() {
     let (small, _) = env.brain_json("inject", &["inject", "--budget", "80"]);
     assert!(small["used_tokens"].as_u64().unwrap() <= 80, "{small}");
 }
+
+#[test]
+fn a_directory_imports_the_rule_files_under_it_and_windsurf_and_cline_files_are_rule_files() {
+    let env = TestEnv::empty();
+    env.git(&["init", "-q", "-b", "main"]);
+    let rules = env.root().join(".cursor/rules/frontend");
+    std::fs::create_dir_all(&rules).unwrap();
+    std::fs::write(
+        env.root().join(".cursor/rules/testing.mdc"),
+        "---\nalwaysApply: true\n---\n\n- Run `pnpm test -- --watch false`; watch mode never exits in CI.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        rules.join("react.mdc"),
+        "---\nglobs: src/**/*.tsx\n---\n\n- Never call fetch inside a component; use the query hooks.\n",
+    )
+    .unwrap();
+    std::fs::write(rules.join("notes.txt"), "not a rule file\n").unwrap();
+    std::fs::write(
+        env.root().join(".windsurfrules"),
+        "# Style\n\n- Prefer named exports over default exports.\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(env.root().join("empty")).unwrap();
+    std::fs::write(env.root().join("empty/logo.png"), "png").unwrap();
+    env.brain(["init"]).success();
+
+    let (json, _) = env.brain_json(
+        "import-rules",
+        &["import", ".cursor/rules", ".windsurfrules"],
+    );
+    let files: Vec<&str> = json["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            ".cursor/rules/frontend/react.mdc",
+            ".cursor/rules/testing.mdc",
+            ".windsurfrules"
+        ],
+        "{json}"
+    );
+    assert_eq!(
+        titles(&json),
+        [
+            "Never call fetch inside a component; use the query hooks",
+            "Run `pnpm test -- --watch false`; watch mode never exits in CI",
+            "Prefer named exports over default exports"
+        ],
+        "{json}"
+    );
+
+    // A directory without a rule file is an error that names it, and
+    // nothing is written.
+    let candidates = || {
+        env.brain(["list", "--status", "candidate"])
+            .success()
+            .stdout
+    };
+    let before = candidates();
+    let out = env.brain(["import", "empty"]);
+    assert_eq!(out.status, 2, "{out}");
+    assert!(
+        out.stderr
+            .contains("empty: a directory with no rule file in it"),
+        "{out}"
+    );
+    assert_eq!(candidates(), before);
+}

@@ -1,8 +1,8 @@
 //! Rule files split into sections and items, for `brain import`.
 //!
 //! Agent rule files (`AGENTS.md`, `CLAUDE.md`, `CONVENTIONS.md`,
-//! `.github/copilot-instructions.md`, `.cursorrules`, `.cursor/rules/*.mdc`)
-//! become one [`Section`] per heading, and each section is cut into
+//! `.github/copilot-instructions.md`, `.cursorrules`, `.windsurfrules`,
+//! `.clinerules`, `.cursor/rules/*.mdc`) become one [`Section`] per heading, and each section is cut into
 //! [`Item`]s; a later stage turns sections and items into candidate memories.
 //! This module is a pure parser: text in, structure out.
 //!
@@ -41,7 +41,8 @@
 //!   and Claude's `paths`; a comma-separated string, a `[..]` list or a `- `
 //!   list; commas inside `{..}` do not split) and `alwaysApply`. Other keys are
 //!   ignored. In `.mdc` files an unterminated block is an error; in Markdown it
-//!   is not front matter at all; `.cursorrules` files have none.
+//!   is not front matter at all; `.cursorrules`, `.windsurfrules` and
+//!   `.clinerules` files have none.
 //! - **Line ends.** CRLF and LF both work; bodies and items use `\n`. A leading
 //!   byte-order mark is ignored. Line numbers are 1-based lines of the file.
 
@@ -53,7 +54,8 @@ use serde::Serialize;
 pub enum RuleFormat {
     /// Markdown (`AGENTS.md`, `CLAUDE.md`, `copilot-instructions.md`, `*.md`).
     Markdown,
-    /// A plain `.cursorrules` file: Markdown or plain text, no front matter.
+    /// A plain `.cursorrules` file (or Windsurf's `.windsurfrules`, Cline's
+    /// single-file `.clinerules`): Markdown or plain text, no front matter.
     CursorRules,
     /// A Cursor rule (`*.mdc`): optional front matter, then Markdown.
     CursorMdc,
@@ -152,14 +154,17 @@ impl ParseError {
 }
 
 /// The format of a rule file, from its file name (any directories before it
-/// are ignored, case does not matter): `.cursorrules` → `CursorRules`,
-/// `*.mdc` → `CursorMdc`, `*.md` and `*.markdown` (`AGENTS.md`, `CLAUDE.md`,
+/// are ignored, case does not matter): `.cursorrules`, `.windsurfrules` and
+/// `.clinerules` → `CursorRules`, `*.mdc` → `CursorMdc`, `*.md` and `*.markdown` (`AGENTS.md`, `CLAUDE.md`,
 /// `CONVENTIONS.md`, `copilot-instructions.md`, ..) → `Markdown`; anything
 /// else → `None`.
 pub fn format_for(path: &str) -> Option<RuleFormat> {
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
     let name = name.to_ascii_lowercase();
-    if name == ".cursorrules" {
+    if matches!(
+        name.as_str(),
+        ".cursorrules" | ".windsurfrules" | ".clinerules"
+    ) {
         return Some(RuleFormat::CursorRules);
     }
     match name.rsplit_once('.') {
@@ -1537,6 +1542,10 @@ Trailing text
             ("README.MD", Some(RuleFormat::Markdown)),
             (".cursorrules", Some(RuleFormat::CursorRules)),
             ("sub\\dir\\.cursorrules", Some(RuleFormat::CursorRules)),
+            (".windsurfrules", Some(RuleFormat::CursorRules)),
+            (".clinerules", Some(RuleFormat::CursorRules)),
+            (".clinerules/testing.md", Some(RuleFormat::Markdown)),
+            (".windsurf/rules/style.md", Some(RuleFormat::Markdown)),
             (".cursor/rules/typescript.mdc", Some(RuleFormat::CursorMdc)),
             ("src/main.rs", None),
             ("logo.png", None),
