@@ -120,7 +120,7 @@ pub fn drafts(file: &RuleFile, file_name: &str, tree: Tree<'_>) -> (Vec<Extracte
 
 /// Words of prose (code left out) in a text.
 fn prose_words(text: &str) -> usize {
-    crate::review::text::words(&strip_code(text)).len()
+    crate::review::text::words(&plain_links(&strip_code(text))).len()
 }
 
 /// A paragraph that leads into what follows: it ends with a colon.
@@ -163,7 +163,8 @@ const FUNCTION_WORDS: &[&str] = &[
 /// A bullet that states a rule of its own: a sentence of some length, not a
 /// catalogue entry (`` `testing.gn` - Debug/testing builds ``).
 fn is_rule_item(item: &Item) -> bool {
-    let prose = strip_code(&item.text);
+    // A link's target is no word of the rule.
+    let prose = plain_links(&strip_code(&item.text));
     let first_line = prose.lines().next().unwrap_or_default();
     // Also the first sentence across the source's hard line wraps
     // ("**Commit Messages:** Follow the\n[Conventional Commits](…)
@@ -394,7 +395,13 @@ fn headings(section: &Section) -> Vec<String> {
     let mut h: Vec<String> = section
         .headings
         .iter()
-        .map(|h| h.replace(['*', '`'], "").trim().to_owned())
+        .map(|h| {
+            h.replace(['*', '`'], "")
+                .trim()
+                .trim_end_matches(':')
+                .trim()
+                .to_owned()
+        })
         .filter(|h| !h.is_empty())
         .collect();
     if h.len() > 1 {
@@ -413,10 +420,17 @@ fn draft(
     tree: Tree<'_>,
 ) -> Result<Extracted, RejectReason> {
     let prose = strip_code(&unit.text);
-    let words = crate::review::text::words(&prose).len();
+    let words = prose_words(&unit.text);
     let has_code = unit.text.contains("```") || unit.text.contains("~~~");
+    // Link reference definitions (`[1]: https://…`) are where links point,
+    // not rules.
+    let only_link_targets = prose
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .all(is_link_definition);
     if unit.text.trim().is_empty()
         || (words < 4 && !has_code && !file.always_apply.unwrap_or(false))
+        || (only_link_targets && !has_code)
     {
         return Err(RejectReason::LowInformation);
     }
@@ -455,13 +469,16 @@ fn draft(
     let title = if whole && several && !heading_title.is_empty() && !names_kind {
         heading_title.clone()
     } else {
-        match rule_title(&flat) {
+        match title_source(&prose).and_then(|t| rule_title(&t)) {
             Some(t) => t,
             None if !heading_title.is_empty() => heading_title.clone(),
-            None => file
-                .description
-                .clone()
-                .unwrap_or_else(|| format!("Rules in {base}")),
+            None => match rule_title(&flat) {
+                Some(t) => t,
+                None => file
+                    .description
+                    .clone()
+                    .unwrap_or_else(|| format!("Rules in {base}")),
+            },
         }
     };
     let mut summary = complete::summary(&sentences);
@@ -601,12 +618,24 @@ const BOUNDARIES: &[&str] = &[
 pub fn rule_title(prose: &str) -> Option<String> {
     let text = without_list_marker(prose.trim());
     // `**Label:** rest` or `**Label** — rest`.
-    let (label, rest) = match text.strip_prefix("**").and_then(|t| t.split_once("**")) {
+    let plain = plain_links(text);
+    let text = plain.as_str();
+    // A label that ends the phrase ("**Reviews:** Follow …", "**Tests** —
+    // …") is kept as `Label: …`; one the sentence runs on from ("**Adding
+    // RPC methods** requires …") stays in the sentence.
+    let (label, rest, runs_on) = match text.strip_prefix("**").and_then(|t| t.split_once("**")) {
         Some((label, rest)) if label.chars().count() <= 40 => {
+            let runs_on = !label.trim_end().ends_with(':')
+                && rest.starts_with(' ')
+                && rest.trim_start().starts_with(|c: char| c.is_lowercase());
             let rest = rest.trim_start_matches([':', ' ', '—', '–', '-']).trim();
-            (Some(label.trim().trim_end_matches(':').trim()), rest)
+            (
+                Some(label.trim().trim_end_matches(':').trim()),
+                rest,
+                runs_on,
+            )
         }
-        _ => (None, text),
+        _ => (None, text, false),
     };
     let rest = rest.replace("**", "").replace("__", "");
     let first = super::chunk::sentences(&rest)
@@ -623,10 +652,133 @@ pub fn rule_title(prose: &str) -> Option<String> {
         return None;
     }
     let full = match label {
+        Some(l) if !l.is_empty() && first != l && runs_on => format!("{l} {first}"),
         Some(l) if !l.is_empty() && first != l => format!("{l}: {first}"),
         _ => first.to_owned(),
     };
     Some(cut_at_phrase(&full, MAX_RULE_TITLE))
+}
+
+/// A Markdown link reference definition: `[label]: target`.
+fn is_link_definition(line: &str) -> bool {
+    let l = line.trim();
+    l.strip_prefix('[')
+        .and_then(|r| r.split_once("]:"))
+        .is_some_and(|(label, target)| {
+            !label.is_empty()
+                && target
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|t| t.contains(['/', '.', '#']))
+        })
+}
+
+/// The text a rule's title is read from: its first block (up to a blank
+/// line or a nested list), without blockquote markers, so that a rule
+/// joined with a short one after it, or followed by its sub-items, is
+/// titled by itself. A lead-in ending in a colon takes the first lines of
+/// its list ("Use backticks for: user input, placeholders, …"). `None` when
+/// the unit opens with a table, or with an entry of a few words that a list
+/// goes on from (a list of links): the heading says more.
+fn title_source(prose: &str) -> Option<String> {
+    let lines: Vec<&str> = prose
+        .lines()
+        .map(|line| {
+            let mut l = line.trim();
+            while let Some(rest) = l.strip_prefix('>') {
+                l = rest.trim_start();
+            }
+            l
+        })
+        .skip_while(|l| l.is_empty())
+        .collect();
+    if lines.first().is_some_and(|l| l.starts_with('|')) {
+        return None;
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut list_follows = false;
+    for (k, l) in lines.iter().enumerate() {
+        let item = k > 0 && super::markdown::list_marker(l).is_some();
+        if l.is_empty() || item {
+            let rest: Vec<&str> = lines[k..]
+                .iter()
+                .copied()
+                .filter(|l| !l.is_empty())
+                .collect();
+            list_follows = rest
+                .first()
+                .is_some_and(|l| super::markdown::list_marker(l).is_some());
+            if list_follows && out.last().is_some_and(|o| o.ends_with(':')) {
+                let items: Vec<&str> = rest
+                    .iter()
+                    .map_while(|l| super::markdown::list_marker(l).map(|m| m.content))
+                    .filter(|c| !c.is_empty())
+                    .take(4)
+                    .collect();
+                out.push(items.join(", "));
+            }
+            break;
+        }
+        out.push((*l).to_owned());
+    }
+    let first = out.join(" ");
+    if crate::review::text::words(&first).len() >= 3 {
+        Some(first)
+    } else if list_follows {
+        None
+    } else {
+        // A fragment ("Important:") opening a unit does not title it alone.
+        Some(prose.split_whitespace().collect::<Vec<_>>().join(" "))
+    }
+}
+
+/// Inline Markdown a title reads better without, outside code spans: a
+/// link is its text (`[PSR-12](https://…)` and `[PSR-12][3]` are `PSR-12`),
+/// and a GitHub alert marker (`[!IMPORTANT]`) is dropped.
+fn plain_links(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(['`', '[']) {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        if let Some(code) = tail.strip_prefix('`') {
+            // A code span is copied as it is.
+            let end = code.find('`').map_or(tail.len(), |e| e + 2);
+            out.push_str(&tail[..end]);
+            rest = &tail[end..];
+            continue;
+        }
+        let Some(close) = tail.find(']') else {
+            out.push_str(tail);
+            return out;
+        };
+        let inner = &tail[1..close];
+        let after = &tail[close + 1..];
+        if inner.starts_with('!')
+            && inner[1..].chars().all(|c| c.is_ascii_uppercase())
+            && inner.len() > 1
+        {
+            rest = after.trim_start();
+            continue;
+        }
+        let target_end = match after.chars().next() {
+            Some('(') => after.find(')').map(|e| e + 1),
+            Some('[') => after.find(']').map(|e| e + 1),
+            _ => None,
+        };
+        match target_end {
+            Some(e) if !inner.is_empty() && !inner.contains('[') => {
+                out.push_str(inner);
+                rest = &after[e..];
+            }
+            _ => {
+                out.push('[');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `text` without the list markers it starts with (`- `, `* `, `1. `): a
@@ -702,7 +854,8 @@ fn instructs(prose: &str) -> bool {
     super::chunk::sentences(&flat).iter().any(|s| {
         let clauses = std::iter::once(s.as_str()).chain(s.split_once(", ").map(|(_, main)| main));
         clauses.into_iter().any(|c| {
-            let first = c
+            // A bullet's marker is not its first word.
+            let first = without_list_marker(c)
                 .split_whitespace()
                 .next()
                 .unwrap_or_default()
@@ -780,11 +933,93 @@ mod tests {
                 "Run the linter before pushing",
             ),
             ("* - Keep commits small", "Keep commits small"),
+            // A link is its text; an alert marker is dropped; code stays.
+            (
+                "Follow [PSR-12](https://www.php-fig.org/psr/psr-12/) coding standard",
+                "Follow PSR-12 coding standard",
+            ),
+            (
+                "Shapes are immutable per subscription ([Electric][6]); use a factory",
+                "Shapes are immutable per subscription (Electric); use a factory",
+            ),
+            (
+                "[!IMPORTANT] This project does not accept fully AI-generated pull requests.",
+                "This project does not accept fully AI-generated pull requests",
+            ),
+            (
+                "Index with `items[0]` and see [the guide](docs/a.md)",
+                "Index with `items[0]` and see the guide",
+            ),
+            // A bold label the sentence runs on from stays in the sentence.
+            (
+                "**Adding new RPC methods** requires a handler in `src/core/controller/`",
+                "Adding new RPC methods requires a handler in `src/core/controller/`",
+            ),
         ];
         for (text, want) in cases {
             let t = rule_title(text).unwrap();
             assert_eq!(t, *want, "{text}");
             assert!(t.chars().count() <= MAX_RULE_TITLE + 30);
+        }
+    }
+
+    #[test]
+    fn link_reference_definitions_are_no_rule() {
+        let text = "# Guide\n\n- Prefer TanStack DB collections over lower-level Shape APIs ([TanStack][2]).\n\n## References\n\n[1]: https://electric-sql.com/docs/api/http.md\n[2]: https://tanstack.com/db/latest/docs/overview.md \"Overview\"\n";
+        let t = titles(text, "AGENTS.md");
+        assert_eq!(
+            t,
+            ["Prefer TanStack DB collections over lower-level Shape APIs (TanStack)"],
+            "{t:?}"
+        );
+    }
+
+    #[test]
+    fn a_list_of_links_is_one_memory_titled_by_its_heading() {
+        let text = "# Guide\n\n## Build\n\n- Use `build.cmd` instead of `build.sh` on Windows.\n\n## References\n\n- [`.editorconfig`](/.editorconfig)\n- [Building CoreCLR Guide](/docs/workflow/building/coreclr/README.md)\n- [Building and Running CoreCLR Tests](/docs/workflow/testing/coreclr/testing.md)\n- [Building Mono](/docs/workflow/building/mono/README.md)\n";
+        let t = titles(text, "AGENTS.md");
+        assert_eq!(
+            t,
+            ["Use `build.cmd` instead of `build.sh` on Windows", "References"],
+            "{t:?}"
+        );
+    }
+
+    #[test]
+    fn a_rule_is_titled_by_its_first_block() {
+        let cases: &[(&str, &str)] = &[
+            // A short rule joined to the one before it.
+            (
+                "❌ NEVER update UI without @MainActor\n\n❌ NEVER ignore privacy implications",
+                "❌ NEVER update UI without @MainActor",
+            ),
+            // Sub-items are not part of the title.
+            // A lead-in takes the first lines of its list.
+            (
+                "**Adding new RPC methods** requires:\n- Handler in `src/core/controller/<domain>/`\n- Call from the webview",
+                "Adding new RPC methods requires: Handler in `src/core/controller/<domain>/`, Call from the webview",
+            ),
+            (
+                "Use single code backticks for:\n\n- user input\n- placeholders in markdown\n- files and directories",
+                "Use single code backticks for: user input, placeholders in markdown, files and directories",
+            ),
+            // Blockquote markers go; hard wraps join.
+            (
+                "> [!IMPORTANT]\n> This project does not accept pull requests that are fully\n> or predominantly AI-generated.",
+                "This project does not accept pull requests that are fully or predominantly AI-generated",
+            ),
+            // A fragment opening the unit does not title it alone.
+            (
+                "Important:\n\nRun `just gen` after editing the grammar.",
+                "Important: Run `just gen` after editing the grammar",
+            ),
+        ];
+        for (prose, want) in cases {
+            assert_eq!(
+                title_source(prose).and_then(|t| rule_title(&t)).as_deref(),
+                Some(*want),
+                "{prose}"
+            );
         }
     }
 
