@@ -84,7 +84,7 @@ fn score(set: &str, floors: Floors) {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Measured on 2026-11-26 (docs/retrieval.md): R@5 0.73, MRR 0.58, abstain
+/// Measured on 2026-11-26 (docs/retrieval.md): R@5 0.74, MRR 0.58, abstain
 /// 18/19; per corpus, difficulty and style as in that report. Every floor
 /// is five points under what was measured.
 #[test]
@@ -92,11 +92,11 @@ fn the_dev_set_stays_above_its_floors() {
     score(
         "retrieval-dev",
         &[
-            ("all", Some(0.68), Some(0.53), Some(0.90)),
-            ("android__nowinandroid", Some(0.85), Some(0.67), Some(0.95)),
+            ("all", Some(0.69), Some(0.53), Some(0.90)),
+            ("android__nowinandroid", Some(0.95), Some(0.73), Some(0.95)),
             ("astral-sh__uv", Some(0.78), Some(0.68), Some(0.95)),
             ("biomejs__biome", Some(0.55), Some(0.35), Some(0.95)),
-            ("denoland__deno", Some(0.85), Some(0.65), Some(0.95)),
+            ("denoland__deno", Some(0.85), Some(0.66), Some(0.95)),
             ("dotnet__aspire", Some(0.50), Some(0.27), Some(0.45)),
             ("electron__electron", Some(0.65), Some(0.47), Some(0.95)),
             (
@@ -110,8 +110,8 @@ fn the_dev_set_stays_above_its_floors() {
             ("trpc__trpc", Some(0.62), Some(0.60), Some(0.95)),
             ("abstain", None, None, Some(0.90)),
             ("lexical", Some(0.91), Some(0.71), None),
-            ("paraphrase", Some(0.43), Some(0.33), None),
-            ("long_prompt", Some(0.53), Some(0.40), Some(0.95)),
+            ("paraphrase", Some(0.45), Some(0.35), None),
+            ("long_prompt", Some(0.56), Some(0.42), Some(0.95)),
             ("names_files", Some(0.72), Some(0.51), Some(0.81)),
             ("pasted_log", Some(0.76), Some(0.61), None),
             ("short", Some(0.76), Some(0.63), Some(0.95)),
@@ -140,7 +140,7 @@ fn the_held_out_set_stays_above_its_floors() {
             ("duckdb__duckdb", Some(0.55), Some(0.36), Some(0.45)),
             ("go-gitea__gitea", Some(0.73), Some(0.62), Some(0.45)),
             ("openai__codex", Some(0.73), Some(0.56), Some(0.45)),
-            ("tuist__tuist", Some(0.62), Some(0.31), Some(0.45)),
+            ("tuist__tuist", Some(0.62), Some(0.33), Some(0.45)),
             ("abstain", None, None, Some(0.64)),
             ("lexical", Some(0.75), Some(0.62), None),
             ("paraphrase", Some(0.54), Some(0.31), None),
