@@ -155,6 +155,22 @@ const PLATITUDE: &[&str] = &[
     "reviewers",
     "strive",
     "aim",
+    "properly",
+    "proper",
+    "carefully",
+    "thorough",
+    "thoroughly",
+    "mindful",
+    "pay",
+    "attention",
+    "sensitive",
+    "risky",
+    "smoothly",
+    "smooth",
+    "function",
+    "functions",
+    "small",
+    "others",
 ];
 
 /// Words that state a change or a present state ("X is now Y", "moved
@@ -673,6 +689,22 @@ mod tests {
             (
                 "Keep functions short",
                 "We should keep handlers under 40 lines so reviews stay readable.",
+                false,
+            ),
+            // Words of care and size say nothing more than "clean" does.
+            (
+                "Write maintainable code",
+                "Keep functions small and readable, and make sure code is easy for others to understand.",
+                true,
+            ),
+            (
+                "Be thorough",
+                "Always be careful and thorough: code should be properly tested.",
+                true,
+            ),
+            (
+                "Small functions in the parser",
+                "Keep functions in `parser/` small: the fuzzer's stack depth limit is 64 frames.",
                 false,
             ),
             (
