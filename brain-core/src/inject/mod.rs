@@ -682,7 +682,19 @@ fn body(m: &Memory, matched: &[(String, f64)], room: usize) -> String {
     let detail = m.detail.trim();
     let flat = excerpt::flatten;
     let (flat_title, flat_summary, flat_detail) = (flat(&m.title), flat(summary), flat(detail));
-    let summary = if flat_summary == flat_title || flat_summary.is_empty() {
+    // A summary that is the title again, or the title and the file it came
+    // from ("Running Clippy (CLAUDE.md)"), says nothing.
+    let only_title = flat_summary
+        .strip_prefix(flat_title.as_str())
+        .map(str::trim)
+        .is_some_and(|rest| {
+            rest.is_empty()
+                || (rest.starts_with('(')
+                    && rest.ends_with(')')
+                    && !rest[1..rest.len() - 1].contains(['(', ')'])
+                    && !rest.contains(' '))
+        });
+    let summary = if only_title || flat_summary.is_empty() {
         ""
     } else {
         summary
@@ -864,6 +876,28 @@ mod tests {
         );
         m.detail = detail.to_owned();
         m
+    }
+
+    #[test]
+    fn a_summary_that_only_repeats_the_title_is_not_printed() {
+        let code = "```sh\ncargo clippy --workspace --all-targets -- -D warnings\n```";
+        let cases: &[(&str, &str, &str, &str)] = &[
+            // The title and the file it came from: the code says it all.
+            ("Running Clippy", "Running Clippy (CLAUDE.md)", code, code),
+            ("Running Clippy", "Running Clippy", code, code),
+            // A summary that says more is kept.
+            (
+                "Running Clippy",
+                "Running Clippy (warnings are errors in CI)",
+                code,
+                "Running Clippy (warnings are errors in CI)\n```sh",
+            ),
+        ];
+        for (title, summary, detail, starts) in cases {
+            let m = memory("clippy", title, summary, detail);
+            let b = body(&m, &[], 300);
+            assert!(b.starts_with(starts), "{summary}: {b}");
+        }
     }
 
     fn scoped(mut m: Memory, glob: &str) -> Memory {
