@@ -17,13 +17,13 @@ pub(crate) struct AddArgs {
     #[arg(long = "type", short = 't', value_name = "TYPE")]
     kind: MemoryType,
     /// One-line title
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     title: String,
     /// The one or two sentences an agent reads first
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     summary: String,
     /// Longer explanation; `-` reads it from stdin
-    #[arg(long, value_name = "TEXT|-")]
+    #[arg(long, value_name = "TEXT|-", allow_hyphen_values = true)]
     detail: Option<String>,
     /// Path glob the memory applies to (repeatable)
     #[arg(long = "path", value_name = "GLOB")]

@@ -57,7 +57,7 @@ pub(crate) struct CaptureArgs {
 #[derive(clap::Args, Debug)]
 pub(crate) struct SessionArgs {
     /// What the agent was asked to do
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub(crate) task: Option<String>,
     /// A file the session changed (repeatable); bare file names in the text
     /// resolve against these
@@ -67,7 +67,7 @@ pub(crate) struct SessionArgs {
     #[arg(long, value_name = "REV")]
     pub(crate) rev: Option<String>,
     /// The test run's summary ("3 failed → 43 passed")
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub(crate) test_summary: Option<String>,
 }
 
@@ -123,7 +123,12 @@ impl SessionArgs {
 #[derive(clap::Args, Debug)]
 pub(crate) struct InputArgs {
     /// The text itself [default: read stdin]
-    #[arg(long, value_name = "TEXT", conflicts_with = "input_file")]
+    #[arg(
+        long,
+        value_name = "TEXT",
+        conflicts_with = "input_file",
+        allow_hyphen_values = true
+    )]
     pub(crate) input: Option<String>,
     /// A file holding the text
     #[arg(long, value_name = "FILE")]

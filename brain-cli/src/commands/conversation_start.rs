@@ -24,7 +24,7 @@ use crate::output::Output;
 #[derive(clap::Args, Debug)]
 pub(crate) struct ConversationStartArgs {
     /// What the agent is about to do
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     task: Option<String>,
     /// A path the task touches (repeatable) [default: changes against HEAD]
     #[arg(long = "path", value_name = "PATH")]

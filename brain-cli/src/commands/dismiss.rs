@@ -18,7 +18,7 @@ pub(crate) struct DismissArgs {
     #[arg(long)]
     all: bool,
     /// Why they are dismissed (recorded in each file)
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     reason: Option<String>,
 }
 

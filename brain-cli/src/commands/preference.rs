@@ -65,7 +65,7 @@ struct AddArgs {
     #[arg(long = "path-hint", value_name = "GLOB")]
     path_hints: Vec<String>,
     /// Why the team wants this
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     reason: Option<String>,
     /// Strength, 0 to 1 [default: 1]
     #[arg(long, value_name = "0..1", allow_negative_numbers = true)]
@@ -119,7 +119,7 @@ struct DismissArgs {
     /// Id or unique id prefix
     id: String,
     /// Why it is dismissed (recorded in the file)
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     reason: Option<String>,
 }
 

@@ -27,7 +27,7 @@ use crate::output::Output;
 #[derive(clap::Args, Debug)]
 pub(crate) struct RouteArgs {
     /// What the agent is about to do
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     task: Option<String>,
     /// A path the task touches (repeatable) [default: changes against HEAD]
     #[arg(long = "path", value_name = "PATH")]
@@ -50,7 +50,7 @@ pub(crate) struct RouteArgs {
 #[derive(clap::Args, Debug)]
 pub(crate) struct SuggestSkillsArgs {
     /// What the agent is about to do
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     task: Option<String>,
     /// A path the task touches (repeatable) [default: changes against HEAD]
     #[arg(long = "path", value_name = "PATH")]

@@ -57,6 +57,27 @@ fn inject_returns_the_ledger_memories_and_no_unrelated_goal() {
 }
 
 #[test]
+fn a_task_that_opens_like_a_flag_is_the_task() {
+    // A pasted test log opens with `--- FAIL`; every free-text option takes it.
+    let env = TestEnv::example();
+    let log = "--- FAIL: TestRefund (0.31s)\n    ledger_test.go:41: duplicate refund ledger write";
+    for args in [
+        vec!["inject", "--task", log],
+        vec!["route", "--task", log],
+        vec!["conversation-start", "--task", log],
+    ] {
+        let out = env.brain(&args).success();
+        assert!(
+            !out.stdout.contains("unexpected argument"),
+            "{args:?}: {out}"
+        );
+    }
+    let (json, _) = env.brain_json("inject", &["inject", "--task", log]);
+    assert_eq!(json["task"].as_str(), Some(log), "{json}");
+    assert!(!json["selected"].as_array().unwrap().is_empty(), "{json}");
+}
+
+#[test]
 fn an_unrelated_task_injects_nothing_and_says_so() {
     let env = TestEnv::example();
     let (json, _) = env.brain_json(
