@@ -245,13 +245,24 @@ fn independent(run: &[&Item]) -> bool {
     rules * 3 >= run.len() * 2
 }
 
+/// The items of a unit as one text, list markers back in place: a numbered
+/// list counts its steps ("1.", "2.", …), as the agent reads it as text.
 fn join(items: &[&Item]) -> String {
+    let mut step = 0;
     items
         .iter()
         .map(|i| match i.kind {
             ItemKind::Bullet => format!("- {}", i.text.replace('\n', "\n  ")),
-            ItemKind::Numbered => format!("1. {}", i.text.replace('\n', "\n   ")),
-            _ => i.text.clone(),
+            ItemKind::Numbered => {
+                step += 1;
+                let marker = format!("{step}. ");
+                let indent = format!("\n{}", " ".repeat(marker.len()));
+                format!("{marker}{}", i.text.replace('\n', &indent))
+            }
+            _ => {
+                step = 0;
+                i.text.clone()
+            }
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -980,8 +991,24 @@ mod tests {
         let t = titles(text, "AGENTS.md");
         assert_eq!(
             t,
-            ["Use `build.cmd` instead of `build.sh` on Windows", "References"],
+            [
+                "Use `build.cmd` instead of `build.sh` on Windows",
+                "References"
+            ],
             "{t:?}"
+        );
+    }
+
+    #[test]
+    fn a_numbered_procedure_keeps_its_step_numbers() {
+        let text = "# Guide\n\n## Workflows\n\n**Adding a New Command:**\n1. Create `pkg/cmd/<domain>/<action>/` package\n2. Implement `NewCmd<Action>`\n3. Register in parent domain command using `cmdutil.AddGroup`\n";
+        let file = parse(text, RuleFormat::Markdown).unwrap();
+        let (drafts, _) = drafts(&file, "AGENTS.md", None);
+        assert_eq!(drafts.len(), 1);
+        let detail = &drafts[0].draft.detail;
+        assert!(
+            detail.contains("1. Create `pkg/cmd/<domain>/<action>/` package\n2. Implement `NewCmd<Action>`\n3. Register"),
+            "{detail}"
         );
     }
 
