@@ -7,6 +7,7 @@
 )]
 
 mod extract;
+mod extract_corpus;
 #[path = "../support/fixture_tree.rs"]
 mod fixture_tree;
 mod git;
