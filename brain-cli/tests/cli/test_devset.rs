@@ -99,7 +99,7 @@ fn the_dev_set_stays_above_its_floors() {
             ("astral-sh__uv", Some(0.78), Some(0.68), Some(0.95)),
             ("biomejs__biome", Some(0.55), Some(0.35), Some(0.95)),
             ("denoland__deno", Some(0.85), Some(0.66), Some(0.95)),
-            ("dotnet__aspire", Some(0.50), Some(0.27), Some(0.45)),
+            ("dotnet__aspire", Some(0.50), Some(0.28), Some(0.45)),
             ("electron__electron", Some(0.65), Some(0.47), Some(0.95)),
             (
                 "google-gemini__gemini-cli",
@@ -156,7 +156,7 @@ fn the_held_out_set_stays_above_its_floors() {
 
 /// The fresh set (`tests/fixtures/retrieval-fresh`), labelled after the
 /// ranking was tuned, from repositories neither other set uses. Measured on
-/// 2026-11-26: R@5 0.59, MRR 0.48, abstain 11/18; per corpus, difficulty and
+/// 2026-11-26: R@5 0.60, MRR 0.48, abstain 11/18; per corpus, difficulty and
 /// style as in docs/retrieval.md. Every floor is five points under what was
 /// measured (none where nothing was: long prompts' one abstain task).
 #[test]
@@ -164,22 +164,22 @@ fn the_fresh_set_stays_above_its_floors() {
     score(
         "retrieval-fresh",
         &[
-            ("all", Some(0.54), Some(0.43), Some(0.56)),
+            ("all", Some(0.55), Some(0.43), Some(0.56)),
             ("astral-sh__ruff", Some(0.70), Some(0.64), Some(0.61)),
             ("chatwoot__chatwoot", Some(0.70), Some(0.62), Some(0.95)),
             ("cli__cli", Some(0.35), Some(0.34), Some(0.95)),
             ("cline__cline", Some(0.59), Some(0.39), Some(0.28)),
-            ("dotnet__runtime", Some(0.55), Some(0.41), Some(0.45)),
+            ("dotnet__runtime", Some(0.65), Some(0.44), Some(0.45)),
             ("home-assistant__core", Some(0.62), Some(0.60), Some(0.45)),
             ("mastra-ai__mastra", Some(0.40), Some(0.19), Some(0.45)),
             ("microsoft__vscode", Some(0.40), Some(0.26), Some(0.45)),
             ("abstain", None, None, Some(0.56)),
             ("lexical", Some(0.79), Some(0.71), None),
-            ("paraphrase", Some(0.25), Some(0.16), None),
+            ("paraphrase", Some(0.28), Some(0.17), None),
             ("long_prompt", Some(0.45), Some(0.37), None),
             ("names_files", Some(0.52), Some(0.52), Some(0.37)),
             ("pasted_log", Some(0.63), Some(0.37), None),
-            ("short", Some(0.57), Some(0.44), Some(0.75)),
+            ("short", Some(0.64), Some(0.46), Some(0.75)),
         ],
     );
 }

@@ -44,6 +44,13 @@ const DECISION: Table = &[
     ("we will use", 2.0),
     ("replaced", 1.5),
     ("no longer use", 2.2),
+    // A commit subject states its choice in the imperative ("Replace
+    // gorilla/mux with chi"); a change of what is used says it plainly.
+    ("replace", 1.5),
+    ("going with", 2.2),
+    ("we'll use", 2.0),
+    ("now uses", 1.5),
+    ("is now", 1.0),
     ("over", 0.4),
 ];
 
@@ -98,6 +105,16 @@ const GOTCHA: Table = &[
     ("mismatch", 1.5),
     ("wrong", 1.2),
     ("only works", 1.5),
+    // A bug's explanation: what caused it, when it happens.
+    ("the cause", 2.2),
+    ("caused by", 2.2),
+    ("which is why", 2.0),
+    ("that's why", 1.5),
+    ("only happens", 2.2),
+    ("happens when", 1.5),
+    ("workaround", 1.5),
+    ("bypass", 2.0),
+    ("defaults to", 1.5),
     ("unless", 1.0),
 ];
 
@@ -196,6 +213,16 @@ const WORKING: Table = &[
     ("blocked on", 2.5),
     ("still need", 2.0),
     ("left to do", 2.5),
+    // State that is meant to change: what is still so, paused, stubbed,
+    // a stopgap until something lands.
+    ("still", 1.0),
+    ("not yet", 1.5),
+    ("stopgap", 2.5),
+    ("paused", 2.0),
+    ("stubbed", 2.0),
+    ("until", 1.0),
+    ("for the moment", 1.5),
+    ("halfway", 2.0),
 ];
 
 /// Rationale: supports decisions, patterns and gotchas.
@@ -304,16 +331,37 @@ pub fn scores(text: &str) -> Vec<(MemoryType, f64, Vec<&'static str>)> {
     let rationale = !find_phrases(text, RATIONALE).is_empty();
     let risk = !find_phrases(text, RISK).is_empty();
     let constraint = !find_phrases(text, CONSTRAINT).is_empty();
+    let describes_never = never_describes(text);
     ORDER
         .iter()
         .map(|&kind| {
             let t = table(kind);
             let found = find_phrases(text, &phrases(t));
-            // Start from +0.0: an empty `sum` of floats is -0.0.
-            let mut score: f64 = found
+            // Phrases are matched on stems, so "fail", "fails" and "failed"
+            // all match one "failing": each stem sequence counts once, with
+            // its highest weight.
+            let mut by_stems: Vec<(Vec<String>, f64)> = Vec::new();
+            for (p, w) in found
                 .iter()
-                .filter_map(|p| t.iter().find(|(q, _)| q == p).map(|(_, w)| *w))
-                .fold(0.0, |a, b| a + b);
+                .filter_map(|p| t.iter().find(|(q, _)| q == p).map(|(q, w)| (*q, *w)))
+            {
+                let key = crate::review::text::words(p);
+                match by_stems.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, best)) => *best = best.max(w),
+                    None => by_stems.push((key, w)),
+                }
+            }
+            // Start from +0.0: an empty `sum` of floats is -0.0.
+            let mut score: f64 = by_stems.iter().map(|(_, w)| *w).fold(0.0, |a, b| a + b);
+            // "post_save never fires": how something behaves, a trap; not
+            // the rule "never run …".
+            if describes_never {
+                match kind {
+                    MemoryType::Convention if found.contains(&"never") => score -= 2.2,
+                    MemoryType::Gotcha => score += 2.2,
+                    _ => {}
+                }
+            }
             if score > 0.0 {
                 score += match kind {
                     MemoryType::Decision if rationale => 1.2,
@@ -327,6 +375,33 @@ pub fn scores(text: &str) -> Vec<(MemoryType, f64, Vec<&'static str>)> {
             (kind, score, found)
         })
         .collect()
+}
+
+/// Whether `never` in the text only describes behaviour: it comes before a
+/// verb of the third person ("the hook never fires", "it never is called")
+/// and nowhere opens an instruction ("Never run …", "we never …", "you
+/// should never …").
+fn never_describes(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut describes = false;
+    for (i, w) in words.iter().enumerate() {
+        if *w != "never" {
+            continue;
+        }
+        let next = words.get(i + 1).copied().unwrap_or_default();
+        let third_person = ["is", "was", "gets", "has", "does"].contains(&next)
+            || (next.len() > 3 && next.ends_with('s') && !next.ends_with("ss"));
+        if third_person {
+            describes = true;
+        } else {
+            return false;
+        }
+    }
+    describes
 }
 
 /// Whether a sentence carries a type signal of its own (used to split
@@ -359,10 +434,20 @@ const HEADING_TYPES: &[(&str, MemoryType)] = &[
     ("goal", MemoryType::Goal),
     ("roadmap", MemoryType::Goal),
     ("objective", MemoryType::Goal),
+    // What a session summary learned is what the next one must not trip on.
+    ("learned", MemoryType::Gotcha),
+    ("lesson", MemoryType::Gotcha),
+    ("til", MemoryType::Gotcha),
+    ("root cause", MemoryType::Gotcha),
     ("todo", MemoryType::Working),
     ("next step", MemoryType::Working),
     ("in progress", MemoryType::Working),
     ("open question", MemoryType::Working),
+    ("open item", MemoryType::Working),
+    ("follow up", MemoryType::Working),
+    ("remaining", MemoryType::Working),
+    ("still open", MemoryType::Working),
+    ("not done", MemoryType::Working),
     ("convention", MemoryType::Convention),
     ("style", MemoryType::Convention),
     ("rule", MemoryType::Convention),
@@ -494,11 +579,54 @@ mod tests {
     }
 
     #[test]
+    fn forms_of_one_word_count_once() {
+        // "fail", "fails" and "failed" all match "failing" by stem.
+        let gotcha = &scores("the nightly job keeps failing")[0];
+        assert_eq!(gotcha.0, MemoryType::Gotcha);
+        assert!((gotcha.1 - 2.0).abs() < 1e-9, "{gotcha:?}");
+    }
+
+    #[test]
+    fn plain_statements_of_a_cause_a_choice_or_a_stopgap_are_typed() {
+        let cases = [
+            (
+                "Replace gorilla/mux with chi, since mux is archived and chi keeps the net/http handlers.",
+                MemoryType::Decision,
+            ),
+            (
+                "The cause: the pool defaults to num_cpus*2+1 connections, which is why half the queries timed out.",
+                MemoryType::Gotcha,
+            ),
+            (
+                "As a stopgap the report runs its queries in chunks of 4 until the pgbouncer rollout lands.",
+                MemoryType::Working,
+            ),
+            // `never` before a verb of the third person describes a trap;
+            // before a bare verb it is a rule.
+            (
+                "queryset.update() skips save(), so post_save never fires and the audit signal is lost.",
+                MemoryType::Gotcha,
+            ),
+            (
+                "Never call queryset.update() on audited models; loop and save() instead.",
+                MemoryType::Convention,
+            ),
+        ];
+        for (text, want) in cases {
+            let c = classify(text, None, None);
+            assert_eq!(c.kind, want, "{text}: {c:?}");
+            assert!(c.score >= MIN_TYPE_SCORE, "{text}: {c:?}");
+        }
+    }
+
+    #[test]
     fn a_heading_or_lead_in_leans_towards_its_type() {
         assert_eq!(heading_type("Decisions:"), Some(MemoryType::Decision));
         assert_eq!(heading_type("## Known pitfalls"), Some(MemoryType::Gotcha));
         assert_eq!(heading_type("Next steps"), Some(MemoryType::Working));
-        assert_eq!(heading_type("What I learned:"), None);
+        assert_eq!(heading_type("What I learned:"), Some(MemoryType::Gotcha));
+        assert_eq!(heading_type("Remaining steps:"), Some(MemoryType::Working));
+        assert_eq!(heading_type("Notes:"), None);
         assert_eq!(
             heading_type("Project Layout and Architecture"),
             Some(MemoryType::Pattern)

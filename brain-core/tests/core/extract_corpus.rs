@@ -20,12 +20,12 @@ use serde::Deserialize;
 use crate::workspace;
 
 /// Floors, five points under the measurement recorded in docs/retrieval.md
-/// (round 1 before tuning: recall 0.42, type 0.67, precision 0.80, empty
-/// cases 18 of 21).
-const MIN_RECALL: f64 = 0.37;
+/// (both rounds together: recall 0.50, type accuracy 0.67, precision 0.83,
+/// 36 of 41 texts without knowledge left alone).
+const MIN_RECALL: f64 = 0.45;
 const MIN_TYPE_ACCURACY: f64 = 0.62;
-const MIN_PRECISION: f64 = 0.75;
-const MIN_EMPTY_RIGHT: f64 = 0.80;
+const MIN_PRECISION: f64 = 0.78;
+const MIN_EMPTY_RIGHT: f64 = 0.82;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -88,7 +88,11 @@ struct Tally {
 
 #[allow(clippy::cast_precision_loss, reason = "counts fit an f64")]
 fn share(num: usize, den: usize) -> f64 {
-    if den == 0 { f64::NAN } else { num as f64 / den as f64 }
+    if den == 0 {
+        f64::NAN
+    } else {
+        num as f64 / den as f64
+    }
 }
 
 impl Tally {
