@@ -141,7 +141,63 @@ pub fn fragments(text: &str, starts_topic: &dyn Fn(&str) -> bool) -> Vec<Fragmen
     if !metadata {
         flush(&mut out, &mut block, &section, starts_topic);
     }
+    commit_subject(&mut out, &lines);
     out
+}
+
+/// Verbs a commit subject states a choice with ("Use ULIDs for new order
+/// ids", "ledger: replace gorm with sqlc"); "move to" and "default to" are
+/// matched as two words.
+const CHOICE_VERBS: &[&str] = &[
+    "use",
+    "switch",
+    "replace",
+    "migrate",
+    "adopt",
+    "drop",
+    "store",
+    "standardize",
+    "standardise",
+    "prefer",
+    "deprecate",
+];
+
+/// In a commit message (a subject of at most 72 characters without a final
+/// period, a blank line, a body), a subject that states a choice is a
+/// decision whose reasons are the body's first paragraph: the two are one
+/// fragment, leaning towards a decision. On its own the subject is too short
+/// to keep and the body reads as a plain account.
+fn commit_subject(out: &mut Vec<Fragment>, lines: &[&str]) {
+    let [subject, blank, ..] = lines else {
+        return;
+    };
+    let subject = subject.trim();
+    if subject.is_empty()
+        || subject.chars().count() > 72
+        || subject.ends_with('.')
+        || !blank.trim().is_empty()
+        || lines.len() < 3
+    {
+        return;
+    }
+    // A conventional prefix ("ledger:", "feat(api):") is no verb.
+    let verb_part = match subject.split_once(": ") {
+        Some((prefix, rest)) if !prefix.contains(' ') => rest,
+        _ => subject,
+    };
+    let mut words = verb_part.split_whitespace().map(str::to_lowercase);
+    let first = words.next().unwrap_or_default();
+    let second = words.next().unwrap_or_default();
+    let choice = CHOICE_VERBS.contains(&first.as_str())
+        || (["move", "default"].contains(&first.as_str()) && second == "to");
+    if !choice || out.len() < 2 || out[0].line != 1 || out[1].line < 3 {
+        return;
+    }
+    let body = out.remove(1);
+    let head = &mut out[0];
+    head.sentences.extend(body.sentences);
+    head.code.extend(body.code);
+    head.hint = head.hint.or(Some(MemoryType::Decision));
 }
 
 fn attach_code(out: &mut [Fragment], section: &str, code: String, _line: usize) {
@@ -464,6 +520,43 @@ mod tests {
         assert_eq!(f[0].line, 3);
         assert_eq!(f[1].code, vec!["```sh\n# not a heading\nmake gen\n```"]);
         assert_eq!(f[1].section, "Notes");
+    }
+
+    #[test]
+    fn a_commit_subject_that_states_a_choice_takes_the_body_as_its_reasons() {
+        let cases: &[(&str, bool)] = &[
+            (
+                "Use ULIDs for new order ids\n\nUUIDv4 keys spread inserts all over the btree.\n\nCloses #12.\n",
+                true,
+            ),
+            (
+                "ledger: replace gorm with sqlc\n\nWe want the SQL for money movements reviewable.\n",
+                true,
+            ),
+            (
+                "Move to timestamp-prefixed migrations\n\nTwo people picked 0043.\n",
+                true,
+            ),
+            // A fix, or no blank line after the subject: no decision.
+            (
+                "Fix use-after-free in ConnectionPool::release\n\nThe lambda ran after the pool was gone.\n",
+                false,
+            ),
+            (
+                "Use ULIDs for new order ids\nUUIDv4 keys spread inserts.\n",
+                false,
+            ),
+            // A sentence ending in a period is prose, not a subject.
+            ("Use the staging bucket.\n\nIt is cheaper.\n", false),
+        ];
+        for (text, merged) in cases {
+            let f = fragments(text, &all);
+            assert_eq!(
+                f[0].hint == Some(MemoryType::Decision) && f[0].sentences.len() >= 2,
+                *merged,
+                "{text}: {f:#?}"
+            );
+        }
     }
 
     #[test]
