@@ -152,6 +152,9 @@ const CONVENTION: Table = &[
     ("goes in", 1.5),
     ("live in", 1.5),
     ("lives in", 1.5),
+    ("belongs in", 1.5),
+    ("go under", 1.5),
+    ("from now on", 2.0),
 ];
 
 const PATTERN: Table = &[
@@ -174,6 +177,10 @@ const PATTERN: Table = &[
     ("example", 1.0),
     ("follow", 1.0),
     ("copy", 0.8),
+    // "Follows the usual resolver layout: …", "adding a locale is: …".
+    ("layout", 1.2),
+    ("the usual", 1.0),
+    ("adding a", 1.2),
 ];
 
 const GOAL: Table = &[
@@ -191,6 +198,9 @@ const GOAL: Table = &[
     ("plan to", 1.8),
     ("we want to", 1.8),
     ("north star", 2.5),
+    ("step toward", 2.0),
+    ("step towards", 2.0),
+    ("part of getting", 2.0),
     ("reduce", 0.8),
     ("bring", 0.6),
     ("under", 0.4),
@@ -600,6 +610,18 @@ mod tests {
             (
                 "As a stopgap the report runs its queries in chunks of 4 until the pgbouncer rollout lands.",
                 MemoryType::Working,
+            ),
+            (
+                "Follows the usual resolver layout: schema in graphql/schema/, resolver in graphql/resolvers/, loaders in graphql/loaders/.",
+                MemoryType::Pattern,
+            ),
+            (
+                "First step toward dropping Python 3.8 entirely in the 5.0 release.",
+                MemoryType::Goal,
+            ),
+            (
+                "Anything the widget reads has to be written via SettingsStore from now on.",
+                MemoryType::Convention,
             ),
             // `never` before a verb of the third person describes a trap;
             // before a bare verb it is a rule.
