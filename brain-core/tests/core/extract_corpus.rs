@@ -56,21 +56,9 @@ fn normalise(text: &str) -> String {
 
 fn load() -> Vec<(String, Case)> {
     let dir: PathBuf = workspace().join("tests/fixtures/extract-corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for path in files {
-        let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let cases: Vec<Case> = serde_saphyr::from_str(&text)
-            .unwrap_or_else(|e| panic!("{file}: not a corpus file: {e}"));
-        out.extend(cases.into_iter().map(|c| (file.clone(), c)));
-    }
-    out
+    crate::yaml_files(&dir, |file, text| {
+        serde_saphyr::from_str(text).unwrap_or_else(|e| panic!("{file}: not a corpus file: {e}"))
+    })
 }
 
 /// Counts of one group of cases.

@@ -22,6 +22,25 @@ pub(crate) use fixture_tree::copy_tree;
 
 use std::path::{Path, PathBuf};
 
+/// Every `*.yaml` file of a fixture directory, by file name, in name order,
+/// each read into a `Vec` of `T` by `parse` (which names the file when it
+/// fails).
+pub(crate) fn yaml_files<T>(dir: &Path, parse: impl Fn(&str, &str) -> Vec<T>) -> Vec<(String, T)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        out.extend(parse(&file, &text).into_iter().map(|c| (file.clone(), c)));
+    }
+    out
+}
+
 /// The workspace root.
 pub(crate) fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -100,21 +100,11 @@ fn corpus_dir() -> PathBuf {
 
 /// Every case of every corpus file, with the file it came from.
 fn load_corpus() -> Vec<(String, Case)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for path in files {
-        let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let parsed: CorpusFile = serde_saphyr::from_str(&text)
+    crate::yaml_files(&corpus_dir(), |file, text| {
+        let parsed: CorpusFile = serde_saphyr::from_str(text)
             .unwrap_or_else(|e| panic!("{file}: not a corpus file: {e}"));
-        out.extend(parsed.cases.into_iter().map(|c| (file.clone(), c)));
-    }
-    out
+        parsed.cases
+    })
 }
 
 fn timestamp(date: Option<&str>, default: &str) -> Timestamp {
