@@ -404,7 +404,10 @@ fn never_describes(text: &str) -> bool {
         }
         let next = words.get(i + 1).copied().unwrap_or_default();
         let third_person = ["is", "was", "gets", "has", "does"].contains(&next)
-            || (next.len() > 3 && next.ends_with('s') && !next.ends_with("ss"));
+            || (next.len() > 3
+                && next.ends_with('s')
+                && !next.ends_with("ss")
+                && !next.ends_with("us"));
         if third_person {
             describes = true;
         } else {
@@ -631,6 +634,10 @@ mod tests {
             ),
             (
                 "Never call queryset.update() on audited models; loop and save() instead.",
+                MemoryType::Convention,
+            ),
+            (
+                "Never focus the search box on mount; screen readers lose their place.",
                 MemoryType::Convention,
             ),
         ];

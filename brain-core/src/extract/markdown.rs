@@ -2,8 +2,9 @@
 //!
 //! Agent rule files (`AGENTS.md`, `CLAUDE.md`, `CONVENTIONS.md`,
 //! `.github/copilot-instructions.md`, `.cursorrules`, `.windsurfrules`,
-//! `.clinerules`, `.cursor/rules/*.mdc`) become one [`Section`] per heading, and each section is cut into
-//! [`Item`]s; a later stage turns sections and items into candidate memories.
+//! `.clinerules`, `.cursor/rules/*.mdc`) become one [`Section`] per heading,
+//! and each section is cut into [`Item`]s; a later stage turns sections and
+//! items into candidate memories.
 //! This module is a pure parser: text in, structure out.
 //!
 //! Choices, where Markdown leaves room:
@@ -155,9 +156,9 @@ impl ParseError {
 
 /// The format of a rule file, from its file name (any directories before it
 /// are ignored, case does not matter): `.cursorrules`, `.windsurfrules` and
-/// `.clinerules` → `CursorRules`, `*.mdc` → `CursorMdc`, `*.md` and `*.markdown` (`AGENTS.md`, `CLAUDE.md`,
-/// `CONVENTIONS.md`, `copilot-instructions.md`, ..) → `Markdown`; anything
-/// else → `None`.
+/// `.clinerules` → `CursorRules`, `*.mdc` → `CursorMdc`, `*.md` and
+/// `*.markdown` (`AGENTS.md`, `CLAUDE.md`, `CONVENTIONS.md`,
+/// `copilot-instructions.md`, ..) → `Markdown`; anything else → `None`.
 pub fn format_for(path: &str) -> Option<RuleFormat> {
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
     let name = name.to_ascii_lowercase();
