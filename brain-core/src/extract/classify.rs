@@ -15,6 +15,14 @@ use crate::review::text::find_phrases;
 /// The score a type needs before a fragment counts as that type.
 pub const MIN_TYPE_SCORE: f64 = 2.0;
 
+/// The type score from which a fragment of free text is kept as a draft:
+/// under [`MIN_TYPE_SCORE`] (which splits paragraphs into fragments and lets
+/// a rule file's words override its default type), since a lesson told
+/// plainly ("Target is under 1.5s", "don't hand-edit the deps") carries one
+/// weak word; the quality stage still asks for substance, a reason, a risk
+/// or a place.
+pub const MIN_KEEP_SCORE: f64 = 1.5;
+
 /// A weighted phrase table.
 type Table = &'static [(&'static str, f64)];
 

@@ -305,7 +305,7 @@ fn process(
             }
         ),
     });
-    if class.score < classify::MIN_TYPE_SCORE {
+    if class.score < classify::MIN_KEEP_SCORE {
         out.rejected.push(Rejected {
             line: f.line,
             excerpt,
@@ -314,7 +314,7 @@ fn process(
                 "best type {} scored {:.1}, below {:.1}",
                 class.kind,
                 class.score,
-                classify::MIN_TYPE_SCORE
+                classify::MIN_KEEP_SCORE
             )),
         });
         return None;

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::Draft;
-use super::classify::{Classification, MIN_TYPE_SCORE};
+use super::classify::{Classification, MIN_KEEP_SCORE};
 use crate::model::MemoryType;
 use crate::review::text::{find_phrases, words};
 
@@ -59,7 +59,7 @@ pub fn score(draft: &Draft, class: &Classification) -> Quality {
     if draft.detail.contains("```") {
         parts.push(("has code", 4));
     }
-    if class.score < MIN_TYPE_SCORE && !class.explicit {
+    if class.score < MIN_KEEP_SCORE && !class.explicit {
         parts.push(("weak type signal", -20));
     }
     if draft.kind != MemoryType::Working && !find_phrases(&text, TEMPORARY).is_empty() {

@@ -20,12 +20,12 @@ use serde::Deserialize;
 use crate::workspace;
 
 /// Floors, five points under the measurement recorded in docs/retrieval.md
-/// (three rounds together: recall 0.57, type accuracy 0.69, precision 0.86,
-/// 52 of 59 texts without knowledge left alone).
+/// (four rounds together: recall 0.57, type accuracy 0.68, precision 0.84,
+/// 67 of 77 texts without knowledge left alone).
 const MIN_RECALL: f64 = 0.52;
-const MIN_TYPE_ACCURACY: f64 = 0.64;
-const MIN_PRECISION: f64 = 0.81;
-const MIN_EMPTY_RIGHT: f64 = 0.83;
+const MIN_TYPE_ACCURACY: f64 = 0.63;
+const MIN_PRECISION: f64 = 0.79;
+const MIN_EMPTY_RIGHT: f64 = 0.82;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
