@@ -1,7 +1,8 @@
 //! The extractor against cases written blind (`tests/fixtures/extract-corpus/`,
 //! by someone who had not read `extract/`): session summaries, commit
-//! messages, PR descriptions, chat and notes, each labelled with the memories
-//! a careful reviewer would keep (a verbatim phrase and a type) or none.
+//! messages, PR descriptions, chat, notes and incident write-ups, each
+//! labelled with the memories a careful reviewer would keep (a verbatim
+//! phrase and a type) or none.
 //!
 //! An expected memory is *found* when one draft's title, summary or detail
 //! holds its phrase (normalised: lowercase, no `` ` `` or `*`, whitespace
