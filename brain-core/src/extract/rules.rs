@@ -431,7 +431,8 @@ fn draft(
     tree: Tree<'_>,
 ) -> Result<Extracted, RejectReason> {
     let prose = strip_code(&unit.text);
-    let words = prose_words(&unit.text);
+    // As `prose_words`, without stripping the code a second time.
+    let words = crate::review::text::words(&plain_links(&prose)).len();
     let has_code = unit.text.contains("```") || unit.text.contains("~~~");
     // Link reference definitions (`[1]: https://…`) are where links point,
     // not rules.
