@@ -378,6 +378,11 @@ pub(super) struct Scored {
     /// candidate never writes: words they share elsewhere are about
     /// something else.
     pub(super) title_name_unsaid: bool,
+    /// One title's content words appear nowhere in the other memory: each
+    /// names its own subject ("Location access requested when the Map tab
+    /// first opens" against "Ask for push permission after onboarding"),
+    /// so words the bodies share do not tie them.
+    pub(super) title_unmet: bool,
     /// A phrase of the candidate retires something its title names (see
     /// `Replacement::retires_title_word`): never folded into it.
     pub(super) retires_title_word: bool,
@@ -585,6 +590,15 @@ fn title_name_unsaid(target: &Features, candidate: &Features) -> bool {
         .any(|t| !text::contains_sequence(&candidate.code_words, &t.words))
 }
 
+/// Whether no content word of `a`'s title ([`text::root`]s that are not
+/// [`subject::generic`]) is a word of `b`.
+fn title_unmet(a: &Features, b: &Features) -> bool {
+    text::roots(&a.text[..a.title_len])
+        .iter()
+        .filter(|w| !subject::generic(w))
+        .all(|w| !text::has_root(&b.roots, w))
+}
+
 pub(super) fn evidence(
     candidate: &Memory,
     features: &Features,
@@ -676,6 +690,8 @@ pub(super) fn evidence(
         names_title,
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
+        title_unmet: title_unmet(target_features, features)
+            || title_unmet(features, target_features),
         same_opening: same_opening(&candidate.title, &target.title),
         opens_apart: opens.0,
         opens_with_name: opens.1,
@@ -3731,6 +3747,56 @@ mod tests {
         assert_eq!(
             verdict_of(&out),
             (Decision::Merge, Some("offsets-0001")),
+            "{out:#?}"
+        );
+    }
+
+    #[test]
+    fn words_the_bodies_share_do_not_tie_titles_about_other_subjects() {
+        use MemoryType::Convention;
+        let review = |title: &str, summary: &str| {
+            let stored = [
+                memory(
+                    "invoice-pdf-0001",
+                    Convention,
+                    "Invoices are emailed as PDF after payment",
+                    "When a payment succeeds, the billing worker renders the invoice to PDF \
+                     with wkhtmltopdf and emails it to the account owner through Postmark; \
+                     the PDF is also archived in the invoices bucket for seven years.",
+                    &[],
+                ),
+                memory(
+                    "cents-0002",
+                    Convention,
+                    "Amounts stored in cents",
+                    "Money columns hold integers of minor units.",
+                    &[],
+                ),
+            ];
+            let mut m = memory("candidate-ffff", Convention, title, summary, &[]);
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            Reviewer::new(stored.iter()).review(&m)
+        };
+        // Its title names a subject the stored rule never mentions: the
+        // shared words of the bodies describe the setting, not the rule.
+        let out = review(
+            "Receipts appear on the dashboard right away",
+            "The dashboard polls /api/receipts every ten seconds, so a receipt card shows \
+             up soon after the payment clears; the account owner opens it as HTML from the \
+             billing tab.",
+        );
+        assert_eq!(out.decision, Decision::Accept, "{out:#?}");
+        // The same body under a title that names what the rule names is the
+        // rule told again.
+        let out = review(
+            "Paid invoices go out by email",
+            "When a payment succeeds, the account owner gets the invoice by email, \
+             rendered by the billing worker.",
+        );
+        assert_eq!(
+            verdict_of(&out),
+            (Decision::Merge, Some("invoice-pdf-0001")),
             "{out:#?}"
         );
     }
