@@ -24,14 +24,16 @@
 //! | an additive reference names the memory ("Adding to the 500 ms IWDG note", "Following up on the cache-key rule"): two or more of its words, more than any other's | additive update | merge |
 //! | the candidate repeats the claim of exactly one memory (every content word of its title, same polarity): in one sentence, `combined ≥ RESTATED`, scope same / broader / both global; or across its text, `combined ≥ OVERLAP`, the same paths or modules | additive update (duplicate when it adds nothing) | merge |
 //! | shared terms below `RELATED`, scope not disjoint, no rival with shared terms | duplicate (additive update with additive wording) | merge |
-//! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as"), or says it adds ("also", "on top of") in texts at least `RESTATED` alike, a scope not disjoint and no tools of one kind (see [`adds_to`]), and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
+//! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as") in a title with a word the target uses, or says it adds ("also", "on top of") in texts at least `RESTATED` alike, a scope not disjoint and no tools of one kind (see [`adds_to`]), and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
 //! | candidate scope narrower than the target's (and not made of paths the target lists itself) and `combined ≥ RELATED` | possible split | accept |
 //! | `combined ≥ RELATED` (or same identity), `summary ≥ OVERLAP`, adds information, no close runner-up | additive update | merge |
-//! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, scope same / broader / both global, or narrower with bodies `BODY_OVER_TITLE` more alike than titles and a title that opens with something the target names, in one of its first two telling words (see [`words_scope`]), and the titles do not name two tools of one kind (pnpm / Cargo), nor the target's title a thing in code the candidate never writes (`PodDisruptionBudget`), and each title has a content word the other memory uses ("Location access requested when the Map tab first opens" shares body words, not a subject, with "Ask for push permission after onboarding"); a narrower scope made of paths the target lists as written counts as the same, and so does an overlapping one with six or more such words under a title that opens on something the target names; at `combined ≥ OVERLAP` six or more such words, titles of no shared shape naming different things, of one polarity and not contradicting each other | duplicate | merge |
+//! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, scope same / broader / both global, or narrower with bodies `BODY_OVER_TITLE` more alike than titles and a title that opens with something the target names, in one of its first two telling words (see [`words_scope`]), and the titles do not name two tools of one kind (pnpm / Cargo), nor the target's title a thing in code the candidate never writes (`PodDisruptionBudget`), and each title has a content word the other memory uses ("Location access requested when the Map tab first opens" shares body words, not a subject, with "Ask for push permission after onboarding"), and the candidate's title reports no change as done ("… renamed to `APP_DB_DSN`"); a narrower scope made of paths the target lists as written counts as the same, and so does an overlapping one with six or more such words under a title that opens on something the target names; at `combined ≥ OVERLAP` six or more such words, titles of no shared shape naming different things, of one polarity and not contradicting each other | duplicate | merge |
 //! | bodies more alike than titles (summary ≥ `BODY_ALIKE` and `BODY_OVER_TITLE` above the title: the same knowledge told from another side, where a look-alike keeps the title's shape), no close runner-up, no tools of one kind, a title that announces no change | duplicate (additive update when it adds) | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept |
 //!
-//! Never merged or replaced: a memory whose title has the candidate's shape
+//! Never merged or replaced: a memory the candidate sets itself apart from
+//! ("… is separate from the CPU policy" against "No CPU limits on …"); a
+//! memory whose title has the candidate's shape
 //! but names another thing (*distinct subject*, see `subject.rs`), except
 //! replaced by a changed value when the titles open alike and differ only in
 //! what they say of it; a memory
@@ -397,6 +399,7 @@ fn merge_contradicts(scored: &Scored) -> Option<String> {
 /// rule").
 fn mergeable(features: &Features, s: &Scored) -> bool {
     !s.cross_type
+        && !s.set_apart
         && (s.evidence.scope != ScopeRelation::Disjoint
             || (features.elaborates && s.specific.len() >= 2)
             || s.added_words >= 2)
@@ -700,7 +703,11 @@ fn merge_or_split(
         return Some(verdict);
     }
     let leads = leader.is_some_and(|l| l.evidence.target == best.target);
-    if (features.elaborates || adds_to(scored)) && leads && scored.specific.len() >= 2 {
+    if (features.elaborates || adds_to(scored))
+        && leads
+        && scored.specific.len() >= 2
+        && !scored.own_title_unmet
+    {
         return Some(tied(scored, true));
     }
     if best.scope == ScopeRelation::Narrower && best.combined >= RELATED && !scored.listed_in_target
@@ -741,20 +748,7 @@ fn merge_or_split(
     }
     // The same knowledge in other words: many words only these two share
     // (for a candidate that passed no lexical gate).
-    if leads
-        && !scored.tools_apart
-        && !scored.title_name_unsaid
-        && !scored.title_unmet
-        && scored.specific.len() >= 4
-        && (best.combined < OVERLAP
-            || (scored.specific.len() >= MANY_SPECIFIC
-                && !(scored.shape_apart
-                    || scored.titles_polarity_apart
-                    || scored.opposite.is_some())))
-        && words_scope(scored)
-        && best.combined >= SPECIFIC_FLOOR
-        && best.summary >= SPECIFIC_BODY
-    {
+    if leads && retold(features, scored) {
         return Some(tied(scored, false));
     }
     // The same knowledge told from another side (see `bodies_alike`).
@@ -782,6 +776,27 @@ fn merge_or_split(
         ));
     }
     None
+}
+
+/// Whether the candidate tells the knowledge of the memory it leads by
+/// words only they share in other words: many such words, and nothing
+/// that sets the two apart (two tools of one kind, a thing in code or a
+/// subject the other never names, a change the title reports).
+fn retold(features: &Features, scored: &Scored) -> bool {
+    let best = &scored.evidence;
+    !scored.tools_apart
+        && !scored.title_name_unsaid
+        && !scored.title_unmet
+        && !features.title_reports_change()
+        && scored.specific.len() >= 4
+        && (best.combined < OVERLAP
+            || (scored.specific.len() >= MANY_SPECIFIC
+                && !(scored.shape_apart
+                    || scored.titles_polarity_apart
+                    || scored.opposite.is_some())))
+        && words_scope(scored)
+        && best.combined >= SPECIFIC_FLOOR
+        && best.summary >= SPECIFIC_BODY
 }
 
 /// An exception carved out of one rule for part of its scope, in words of

@@ -69,6 +69,27 @@ pub(super) const RESTATED: f64 = 0.25;
 /// similarity at [`RESTATED`]) says two memories are about the same thing.
 pub(super) const SAME_TOPIC_TEXT: f64 = OVERLAP;
 
+/// Phrases of a title that report a change as done (see
+/// [`Features::title_reports_change`]).
+const REPORTED_CHANGES: &[&str] = &[
+    "renamed to",
+    "renamed from",
+    "moved to",
+    "moved from",
+    "moved into",
+    "relocated to",
+    "switched to",
+    "switched from",
+    "migrated to",
+    "migrated from",
+    "replaced by",
+    "replaced with",
+    "was removed",
+    "were removed",
+    "is deleted",
+    "was dropped",
+];
+
 /// What the rules need of one memory's text, computed once per memory.
 #[derive(Clone, Debug)]
 pub(super) struct Features {
@@ -223,6 +244,14 @@ impl Features {
         !self.title_replacements.is_empty()
     }
 
+    /// Whether the title reports a change as done ("Postgres DSN env var
+    /// renamed to `APP_DB_DSN`", "Linker script relocated to boards/"): news
+    /// about a memory, never the same knowledge in other words. Rules that
+    /// turn something down ("… instead of …", "stop …") are not reports.
+    pub(super) fn title_reports_change(&self) -> bool {
+        !text::find_phrases(&self.text[..self.title_len], REPORTED_CHANGES).is_empty()
+    }
+
     /// What the title claims (see [`subject::Claim`]).
     fn claim(&self) -> &subject::Claim {
         self.claim
@@ -295,6 +324,57 @@ fn rejected_words(text: &str) -> BTreeSet<String> {
         }
     }
     out
+}
+
+/// The topic roots a text sets itself apart from ("this is separate from
+/// the CPU policy", "unlike the push prompt"): the first three words after
+/// such a phrase, in its clause.
+fn set_apart_words(text: &str) -> BTreeSet<String> {
+    const APART: &[&str] = &[
+        "separate from ",
+        "distinct from ",
+        "independent of ",
+        "unrelated to ",
+        "different from ",
+        "unlike ",
+        "not to be confused with ",
+    ];
+    let mut out = BTreeSet::new();
+    for clause in text::clause_texts(text) {
+        let lower = clause.to_lowercase();
+        for phrase in APART {
+            let mut from = 0;
+            while let Some(at) = lower[from..].find(phrase) {
+                let start = from + at;
+                let after = &lower[start + phrase.len()..];
+                let before_ok = start == 0 || !lower.as_bytes()[start - 1].is_ascii_alphanumeric();
+                if before_ok {
+                    let head: String = after
+                        .split_whitespace()
+                        .take(4)
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    out.extend(
+                        text::roots(&head)
+                            .into_iter()
+                            .filter(|w| !subject::generic(w))
+                            .take(3),
+                    );
+                }
+                from = start + phrase.len();
+            }
+        }
+    }
+    out
+}
+
+/// Whether `candidate` sets itself apart from something the title of
+/// `target` names (see [`set_apart_words`]).
+fn sets_apart(candidate: &Features, target: &Features) -> bool {
+    let title = text::roots(&target.text[..target.title_len]);
+    set_apart_words(&candidate.text)
+        .iter()
+        .any(|w| text::has_root(&title, w))
 }
 
 /// The evidence on one target with the signals the rules use but the report
@@ -383,6 +463,13 @@ pub(super) struct Scored {
     /// first opens" against "Ask for push permission after onboarding"),
     /// so words the bodies share do not tie them.
     pub(super) title_unmet: bool,
+    /// The candidate says it is apart from something the target's title
+    /// names ("this is separate from the CPU policy" against "No CPU limits
+    /// on latency-sensitive services"): never folded into it.
+    pub(super) set_apart: bool,
+    /// No content word of the candidate's title is a word of the target:
+    /// an elaboration ("Why catchup is off") names what it elaborates.
+    pub(super) own_title_unmet: bool,
     /// A phrase of the candidate retires something its title names (see
     /// `Replacement::retires_title_word`): never folded into it.
     pub(super) retires_title_word: bool,
@@ -599,6 +686,13 @@ fn title_unmet(a: &Features, b: &Features) -> bool {
         .all(|w| !text::has_root(&b.roots, w))
 }
 
+/// Whether one is a decision and the other a convention: two ways to write
+/// down a rule.
+fn rules_pair(a: crate::model::MemoryType, b: crate::model::MemoryType) -> bool {
+    use crate::model::MemoryType::{Convention, Decision};
+    matches!((a, b), (Decision, Convention) | (Convention, Decision))
+}
+
 pub(super) fn evidence(
     candidate: &Memory,
     features: &Features,
@@ -635,6 +729,7 @@ pub(super) fn evidence(
         .iter()
         .any(|w| specific.contains(&text::root(w)));
     let shared = shared_terms(features, target_features);
+    let own_title_unmet = title_unmet(features, target_features);
     let (changed, distinct, shape_apart) =
         change_or_distinct(candidate, features, target, target_features, &shared);
     let evidence = Evidence {
@@ -675,13 +770,7 @@ pub(super) fn evidence(
             .intersection(&target_features.title_tokens)
             .any(|w| !subject::generic(&text::root(w))),
         cross_type: candidate.kind != target.kind,
-        rules_pair: {
-            use crate::model::MemoryType::{Convention, Decision};
-            matches!(
-                (candidate.kind, target.kind),
-                (Decision, Convention) | (Convention, Decision)
-            )
-        },
+        rules_pair: rules_pair(candidate.kind, target.kind),
         distinct,
         specific,
         replaced_words,
@@ -690,8 +779,9 @@ pub(super) fn evidence(
         names_title,
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
-        title_unmet: title_unmet(target_features, features)
-            || title_unmet(features, target_features),
+        set_apart: sets_apart(features, target_features),
+        own_title_unmet,
+        title_unmet: own_title_unmet || title_unmet(target_features, features),
         same_opening: same_opening(&candidate.title, &target.title),
         opens_apart: opens.0,
         opens_with_name: opens.1,
@@ -1332,7 +1422,86 @@ fn covers(broad: &str, narrow: &str) -> bool {
         return true;
     }
     let base = broad.trim_end_matches("/**").trim_end_matches("/*");
-    base != broad && narrow.starts_with(base) && narrow[base.len()..].starts_with('/')
+    if base != broad && narrow.starts_with(base) && narrow[base.len()..].starts_with('/') {
+        return true;
+    }
+    // A file a glob matches (`src/a/x.rs` inside `src/**/*.rs`).
+    let wild = |s: &str| s.contains(['*', '?', '[', '{']);
+    !narrow.starts_with("module:")
+        && !broad.starts_with("module:")
+        && wild(broad)
+        && !wild(narrow)
+        && crate::matching::Glob::new(broad).matches(narrow)
+}
+
+/// Whether two path globs can match one file although neither lies inside
+/// the other: `App/Debug/**` and `App/**/*.swift` both match
+/// `App/Debug/Menu.swift`. Their literal leading directories must be one
+/// inside the other, and patterns for files of two extensions
+/// (`**/*.rs`, `**/*.ts`) never meet; a plain path must match the other
+/// glob.
+fn globs_touch(left: &str, right: &str) -> bool {
+    let wild = |s: &str| s.contains(['*', '?', '[', '{']);
+    if left.starts_with("module:") || right.starts_with("module:") {
+        return false;
+    }
+    match (wild(left), wild(right)) {
+        (false, false) => return left == right,
+        (false, true) => return crate::matching::Glob::new(right).matches(left),
+        (true, false) => return crate::matching::Glob::new(left).matches(right),
+        (true, true) => {}
+    }
+    let literal = |s: &str| -> Vec<String> {
+        s.split('/')
+            .take_while(|seg| !wild(seg))
+            .map(str::to_owned)
+            .collect()
+    };
+    let (lits_left, lits_right) = (literal(left), literal(right));
+    let common = lits_left.len().min(lits_right.len());
+    if lits_left[..common] != lits_right[..common] {
+        return false;
+    }
+    let extension = |s: &str| {
+        s.rsplit('/')
+            .next()
+            .and_then(|last| last.strip_prefix("*."))
+            .filter(|ext| !wild(ext))
+            .map(str::to_owned)
+    };
+    !matches!((extension(left), extension(right)), (Some(x), Some(y)) if x != y)
+}
+
+/// Whether `text` names the file or directory of a scope item: its path up
+/// to the first wildcard (`crates/codec` of `crates/codec/**`), at least
+/// two segments or a file name, as a whole path (not `crates/codec-simd`).
+fn names_path(text: &str, item: &str) -> bool {
+    if item.starts_with("module:") {
+        return false;
+    }
+    let literal: Vec<&str> = item
+        .split('/')
+        .take_while(|seg| !seg.contains(['*', '?', '[', '{']))
+        .collect();
+    let path = literal.join("/");
+    if path.is_empty() || (literal.len() < 2 && !path.contains('.')) {
+        return false;
+    }
+    let word = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_');
+    text.match_indices(path.as_str()).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let rest = &text[at + path.len()..];
+        let mut after = rest.chars();
+        let whole_start = !before.is_some_and(|c| word(c) || matches!(c, '/' | '.'));
+        // Inside it (`crates/codec/src`) or the end of a sentence, not a
+        // longer name (`crates/codec-simd`, `codec.rs`).
+        let whole_end = match after.next() {
+            None | Some('/') => true,
+            Some('.') => !after.next().is_some_and(char::is_alphanumeric),
+            Some(c) => !word(c),
+        };
+        whole_start && whole_end
+    })
 }
 
 fn scope_relation(candidate: &Memory, target: &Memory) -> ScopeRelation {
@@ -1370,10 +1539,18 @@ fn scope_relation(candidate: &Memory, target: &Memory) -> ScopeRelation {
         (true, false) => ScopeRelation::Narrower,
         (false, true) => ScopeRelation::Broader,
         (false, false) => {
-            let touch = c
-                .iter()
-                .any(|x| t.iter().any(|y| covers(x, y) || covers(y, x)));
-            if touch {
+            let touch = c.iter().any(|x| {
+                t.iter()
+                    .any(|y| covers(x, y) || covers(y, x) || globs_touch(x, y))
+            });
+            // A memory that names the other's files in its text is about
+            // them too ("Because crates/codec forbids unsafe, the SIMD
+            // kernels live in crates/codec-simd").
+            let names = |m: &Memory, items: &[String]| {
+                let text = format!("{}\n{}\n{}", m.title, m.summary, m.detail);
+                items.iter().any(|item| names_path(&text, item))
+            };
+            if touch || names(candidate, &t) || names(target, &c) {
                 ScopeRelation::Overlapping
             } else {
                 ScopeRelation::Disjoint
@@ -2745,11 +2922,42 @@ mod tests {
             ),
             (&["src/a/**"], &["src/ab/**"], Disjoint),
             (&["src/a/**"], &[], Narrower),
+            // Globs that match a file in common, neither inside the other.
+            (&["App/Debug/**"], &["App/**/*.swift"], Overlapping),
+            (&["src/web/**/*.ts"], &["src/**/*.rs"], Disjoint),
+            (&["docs/**"], &["src/**/*.rs"], Disjoint),
+            // A file a glob matches lies inside it.
+            (&["src/a/x.rs"], &["src/**/*.rs"], Narrower),
+            (&["src/**/*.rs"], &["src/a/x.rs"], Broader),
+            (&["src/a/x.ts"], &["src/**/*.rs"], Disjoint),
         ];
         for (c, t, expected) in cases {
             let cm = memory("c-1", MemoryType::Decision, "t", "s", c);
             let tm = memory("t-1", MemoryType::Decision, "t", "s", t);
             assert_eq!(scope_relation(&cm, &tm), *expected, "{c:?} vs {t:?}");
+        }
+        // A memory whose text names the other's files is about them too; a
+        // longer name that starts the same is another path.
+        let cases: &[(&str, ScopeRelation)] = &[
+            (
+                "Because crates/codec forbids unsafe, kernels live here.",
+                Overlapping,
+            ),
+            ("Kernels live here, next to crates/codec.", Overlapping),
+            ("See crates/codec/src/lib.rs for the forbid.", Overlapping),
+            ("Kernels live in crates/codec-simd only.", Disjoint),
+            ("The codec crate forbids unsafe.", Disjoint),
+        ];
+        for (summary, expected) in cases {
+            let cm = memory(
+                "c-1",
+                MemoryType::Decision,
+                "t",
+                summary,
+                &["crates/codec-simd/**"],
+            );
+            let tm = memory("t-1", MemoryType::Decision, "t", "s", &["crates/codec/**"]);
+            assert_eq!(scope_relation(&cm, &tm), *expected, "{summary}");
         }
         // Modules named on one side only, with paths on both: the paths decide.
         let with_modules = |paths: &[&str], modules: &[&str]| {

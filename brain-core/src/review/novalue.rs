@@ -171,6 +171,16 @@ const PLATITUDE: &[&str] = &[
     "functions",
     "small",
     "others",
+    "clear",
+    "clearer",
+    "clarity",
+    "possible",
+    "prefer",
+    "concise",
+    "idiomatic",
+    "elegant",
+    "intuitive",
+    "where",
 ];
 
 /// Words that state a change or a present state ("X is now Y", "moved
@@ -204,6 +214,17 @@ const DAY_STATES: &[&str] = &[
     "passing now",
 ];
 
+/// A consequence that did not happen ("lockfile updated, nothing broke"):
+/// the words of consequence in them state no lasting fact.
+const NOTHING_HAPPENED: &[&str] = &[
+    "nothing broke",
+    "nothing broken",
+    "nothing crashed",
+    "didn't break",
+    "did not break",
+    "no breakage",
+];
+
 /// Words that tie a text to the day it was written or to someone's plans:
 /// a diary entry, not knowledge ("today", "this morning", "spent the
 /// afternoon", "no conclusion yet", "pinged them again", "ready for
@@ -234,6 +255,8 @@ const EPISODIC: &[&str] = &[
     "still blocked",
     "blocked on",
     "still waiting",
+    "waiting on",
+    "waiting for",
     "pinged",
     "ready for review",
     "pick it up",
@@ -255,6 +278,7 @@ const ACTIVITY_VERBS: &[&str] = &[
     "addressed",
     "added",
     "amended",
+    "asked",
     "bumped",
     "changed",
     "checked",
@@ -275,6 +299,7 @@ const ACTIVITY_VERBS: &[&str] = &[
     "looked",
     "made",
     "merged",
+    "opened",
     "pushed",
     "ran",
     "rebased",
@@ -483,6 +508,11 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     if !text::find_phrases(&all, DAY_STATES).is_empty() {
         durable.retain(|d| *d != "now");
     }
+    // "Nothing broke": how the day went, not a consequence.
+    let outcomes = text::find_phrases(&all, NOTHING_HAPPENED);
+    if !outcomes.is_empty() {
+        durable.retain(|d| !outcomes.iter().any(|o| o.contains(*d)));
+    }
     // A diary in two ways or more ("this sprint", "next week") is saved
     // only by a rule or a reason, not by a word of change ("migrated").
     let strong_diary = episodic.len() >= 2;
@@ -599,6 +629,28 @@ mod tests {
                 true,
             ),
             ("WIP", "wip on search indexing, continuing tomorrow", true),
+            // A status of a review, a dependency merge that went fine, a
+            // platitude about clarity.
+            (
+                "Opened a PR for the export job",
+                "Opened PR #212 with the CSV export changes and asked Sam for a review; waiting on feedback.",
+                true,
+            ),
+            (
+                "Merged the weekly Dependabot PR",
+                "Merged this week's grouped minor updates; lockfile updated, nothing broke.",
+                true,
+            ),
+            (
+                "Aim for clear, idiomatic code",
+                "Prefer clear names and concise functions where possible.",
+                true,
+            ),
+            (
+                "Merged the payments PR",
+                "Merging before the nightly export breaks the ledger totals, so merges wait until 02:00.",
+                false,
+            ),
             (
                 "chore(deps): bump serde from 1.0.197 to 1.0.198",
                 "Routine patch bump from the bot, CI green.",

@@ -299,7 +299,8 @@ fn object_side(phrase: &str) -> Side {
         | "relocated" | "reversing" | "reversed" | "renamed"
         // What moved comes before, where it was after: "`RetryPolicy` moved
         // out of the ledger module".
-        | "moved out of" | "pulled out of" | "extracted from" | "split out of" | OUT_OF => Side::Both,
+        | "moved out of" | "pulled out of" | "extracted from" | "split out of" | "moved from"
+        | OUT_OF => Side::Both,
         "moved" | "migrated" | "switched" | "ported" => Side::From,
         _ => Side::After,
     }
@@ -810,6 +811,11 @@ mod tests {
             (
                 "RetryPolicy moved out of the ledger module into src/outbox.",
                 &[("moved out of", &[&["retrypolicy"], &["ledger", "module"]])],
+            ),
+            // What moved, and where it was.
+            (
+                "STM32F407.ld moved from the repo root to boards/f407.",
+                &[("moved from", &[&["stm32f407", "ld"], &["repo", "root"]])],
             ),
             (
                 "Artifact bucket renamed to acme-build.",
