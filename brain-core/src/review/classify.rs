@@ -31,8 +31,15 @@
 //! | bodies more alike than titles (summary ≥ `BODY_ALIKE` and `BODY_OVER_TITLE` above the title: the same knowledge told from another side, where a look-alike keeps the title's shape), no close runner-up, no tools of one kind, a title that announces no change | duplicate (additive update when it adds) | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept |
 //!
+//! Never merged: a candidate whose title compares a value with what it
+//! was ("Shorter access-token lifetime", not "must be longer than …") into
+//! the memory stating it, nor one naming an address (`s3://…`) where the
+//! memory names another of the same scheme (a person decides).
+//!
 //! Never merged or replaced: a memory the candidate sets itself apart from
-//! ("… is separate from the CPU policy" against "No CPU limits on …"); a
+//! ("… is separate from the CPU policy" against "No CPU limits on …", or
+//! "disabling broadcast does not help" against "Broadcast joins … OOM the
+//! driver", outside an addition); a
 //! memory whose title has the candidate's shape
 //! but names another thing (*distinct subject*, see `subject.rs`), except
 //! replaced by a changed value when the titles open alike and differ only in
@@ -382,6 +389,15 @@ fn merge_contradicts(scored: &Scored) -> Option<String> {
             best.combined
         ));
     }
+    // Two addresses for one thing: folded together, the memory would give
+    // both.
+    if scored.addresses_differ {
+        return Some(format!(
+            "names an address where `{}` names another (similarity {:.2}): \
+             a person should decide whether it replaces it",
+            best.target, best.combined
+        ));
+    }
     // Folding "1%" into "10%" would make a memory that contradicts itself.
     scored.changed.as_ref().map(|c| {
         format!(
@@ -699,7 +715,12 @@ fn merge_or_split(
             ),
         ));
     }
-    if let Some(verdict) = claim_update(live, scored).or_else(|| same_terms(live, scored)) {
+    let terms = || {
+        (!features.title_compares())
+            .then(|| same_terms(live, scored))
+            .flatten()
+    };
+    if let Some(verdict) = claim_update(live, scored).or_else(terms) {
         return Some(verdict);
     }
     let leads = leader.is_some_and(|l| l.evidence.target == best.target);
@@ -734,6 +755,7 @@ fn merge_or_split(
         && best.summary >= OVERLAP
         && additive
         && !runner_up_close
+        && !features.title_compares()
     {
         return Some((
             Relation::AdditiveUpdate,
@@ -756,6 +778,7 @@ fn merge_or_split(
     // target: that is for a person to tell, not a merge.
     if bodies_alike(best)
         && !features.announces_replacement()
+        && !features.title_compares()
         && !runner_up_close
         && !scored.tools_apart
     {
@@ -788,6 +811,7 @@ fn retold(features: &Features, scored: &Scored) -> bool {
         && !scored.title_name_unsaid
         && !scored.title_unmet
         && !features.title_reports_change()
+        && !features.title_compares()
         && scored.specific.len() >= 4
         && (best.combined < OVERLAP
             || (scored.specific.len() >= MANY_SPECIFIC

@@ -90,6 +90,12 @@ const REPORTED_CHANGES: &[&str] = &[
     "was dropped",
 ];
 
+/// Comparatives that say a value moved (see [`Features::title_compares`]).
+const COMPARATIVES: &[&str] = &[
+    "shorter", "longer", "higher", "lower", "smaller", "larger", "bigger", "fewer", "faster",
+    "slower", "stricter", "looser", "tighter",
+];
+
 /// What the rules need of one memory's text, computed once per memory.
 #[derive(Clone, Debug)]
 pub(super) struct Features {
@@ -252,6 +258,23 @@ impl Features {
         !text::find_phrases(&self.text[..self.title_len], REPORTED_CHANGES).is_empty()
     }
 
+    /// Whether the title compares a value with what it was ("Shorter
+    /// access-token lifetime", "Fewer retries for …") and the text adds
+    /// nothing in words of an addition: news of a change, not a repeat.
+    pub(super) fn title_compares(&self) -> bool {
+        // "must be longer than the handler time" states a rule, not a move.
+        let words: Vec<String> = self.text[..self.title_len]
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        self.additive_wording_free()
+            && words.iter().enumerate().any(|(i, w)| {
+                COMPARATIVES.contains(&w.as_str())
+                    && !words[i + 1..].iter().take(4).any(|n| n == "than")
+            })
+    }
+
     /// What the title claims (see [`subject::Claim`]).
     fn claim(&self) -> &subject::Claim {
         self.claim
@@ -328,8 +351,9 @@ fn rejected_words(text: &str) -> BTreeSet<String> {
 
 /// The topic roots a text sets itself apart from ("this is separate from
 /// the CPU policy", "unlike the push prompt"): the first three words after
-/// such a phrase, in its clause.
-fn set_apart_words(text: &str) -> BTreeSet<String> {
+/// such a phrase, in its clause; or the last three before a phrase that
+/// says it is no remedy ("disabling broadcast does not help").
+fn set_apart_words(text: &str, no_remedy: bool) -> BTreeSet<String> {
     const APART: &[&str] = &[
         "separate from ",
         "distinct from ",
@@ -339,9 +363,29 @@ fn set_apart_words(text: &str) -> BTreeSet<String> {
         "unlike ",
         "not to be confused with ",
     ];
+    // What it says is no remedy here: "disabling broadcast does not help".
+    const NO_REMEDY: &[&str] = &[
+        " does not help",
+        " doesn't help",
+        " didn't help",
+        " did not help",
+        " won't help",
+        " will not help",
+    ];
     let mut out = BTreeSet::new();
     for clause in text::clause_texts(text) {
         let lower = clause.to_lowercase();
+        for phrase in NO_REMEDY.iter().filter(|_| no_remedy) {
+            if let Some(at) = lower.find(phrase) {
+                let before: Vec<&str> = lower[..at].split_whitespace().collect();
+                let head = before[before.len().saturating_sub(3)..].join(" ");
+                out.extend(
+                    text::roots(&head)
+                        .into_iter()
+                        .filter(|w| !subject::generic(w)),
+                );
+            }
+        }
         for phrase in APART {
             let mut from = 0;
             while let Some(at) = lower[from..].find(phrase) {
@@ -372,7 +416,8 @@ fn set_apart_words(text: &str) -> BTreeSet<String> {
 /// `target` names (see [`set_apart_words`]).
 fn sets_apart(candidate: &Features, target: &Features) -> bool {
     let title = text::roots(&target.text[..target.title_len]);
-    set_apart_words(&candidate.text)
+    // An addition ("… also needed …") may say what does not help.
+    set_apart_words(&candidate.text, candidate.additive_wording_free())
         .iter()
         .any(|w| text::has_root(&title, w))
 }
@@ -467,6 +512,10 @@ pub(super) struct Scored {
     /// names ("this is separate from the CPU policy" against "No CPU limits
     /// on latency-sensitive services"): never folded into it.
     pub(super) set_apart: bool,
+    /// Each names an address of one scheme the other does not
+    /// (`s3://acme-raw-events-prod` against `s3://acme-events-raw-prod-eu`):
+    /// two values of one setting, never a repeat.
+    pub(super) addresses_differ: bool,
     /// No content word of the candidate's title is a word of the target:
     /// an elaboration ("Why catchup is off") names what it elaborates.
     pub(super) own_title_unmet: bool,
@@ -780,6 +829,7 @@ pub(super) fn evidence(
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
         set_apart: sets_apart(features, target_features),
+        addresses_differ: addresses_differ(&features.text, &target_features.text),
         own_title_unmet,
         title_unmet: own_title_unmet || title_unmet(target_features, features),
         same_opening: same_opening(&candidate.title, &target.title),
@@ -821,6 +871,7 @@ fn change_or_distinct(
             &target.title,
             &features.roots,
             &target_features.roots,
+            values::says_change(&features.roots) || !features.replacements().is_empty(),
         )
     });
     let changed = changed.filter(|_| named_apart.is_none());
@@ -895,6 +946,7 @@ fn names_apart(
     target_title: &str,
     candidate_roots: &BTreeSet<String>,
     target_roots: &BTreeSet<String>,
+    says_change: bool,
 ) -> Option<Distinct> {
     let own = |title: &'_ str, other_title: &str, other: &BTreeSet<String>| {
         let other_words: Vec<String> = other_title
@@ -931,7 +983,29 @@ fn names_apart(
         (Some(c), Some(t)) => (c, t),
         (Some(c), None) => (c, head(target_title, candidate_roots)?),
         (None, Some(t)) => (head(candidate_title, target_roots)?, t),
-        (None, None) => return None,
+        // "**Refresh** tokens expire after 15 days" against "**Access**
+        // tokens live 15 minutes": the same noun after two first words,
+        // the target's nowhere in the candidate and the candidate's not in
+        // the target's title, in a candidate that says nothing changed.
+        (None, None) if says_change => return None,
+        (None, None) => {
+            let opening = |title: &str| -> Vec<String> {
+                title
+                    .split(|c: char| !c.is_alphanumeric())
+                    .filter(|w| !w.is_empty())
+                    .take(2)
+                    .map(|w| text::root(&w.to_lowercase()))
+                    .collect()
+            };
+            let (c, t) = (opening(candidate_title), opening(target_title));
+            let target_title_roots = text::roots(target_title);
+            if c.len() < 2 || t.len() < 2 || c[1] != t[1] || subject::generic(&c[1]) {
+                return None;
+            }
+            let target = head(target_title, candidate_roots)?;
+            let candidate = head(candidate_title, &target_title_roots)?;
+            (candidate, target)
+        }
     };
     Some(Distinct {
         candidate,
@@ -1179,6 +1253,33 @@ fn shared_terms(candidate: &Features, target: &Features) -> Vec<String> {
         }
     }
     out
+}
+
+/// The addresses a text names (`s3://bucket/prefix`, `https://host/path`),
+/// without trailing punctuation.
+fn addresses(text: &str) -> Vec<&str> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | '<' | '>'))
+        .filter_map(|w| {
+            let (scheme, rest) = w.split_once("://")?;
+            (!scheme.is_empty()
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '+')
+                && !rest.is_empty())
+            .then(|| w.trim_end_matches(['.', ',', ';', ':', '/']))
+        })
+        .collect()
+}
+
+/// See [`Scored::addresses_differ`]: an address of a scheme both use, in
+/// each text, that the other text does not hold (nor one inside it).
+fn addresses_differ(candidate: &str, target: &str) -> bool {
+    let (ca, ta) = (addresses(candidate), addresses(target));
+    let scheme = |a: &str| a.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+    let unknown =
+        |a: &str, other: &[&str]| !other.iter().any(|o| o.starts_with(a) || a.starts_with(o));
+    ca.iter()
+        .any(|c| unknown(c, &ta) && ta.iter().any(|t| scheme(t) == scheme(c) && unknown(t, &ca)))
 }
 
 /// Whether the candidate negates an identifier or code span that both texts
@@ -1623,9 +1724,70 @@ mod tests {
     }
 
     #[test]
+    fn what_a_text_sets_itself_apart_from() {
+        let set = |w: &[&str]| -> BTreeSet<String> { w.iter().map(|x| (*x).to_owned()).collect() };
+        let cases: &[(&str, bool, &[&str])] = &[
+            (
+                "Memory limits equal requests; this is separate from the CPU policy.",
+                true,
+                &["cpu", "policy"],
+            ),
+            (
+                "Unlike the push prompt, it asks on first use.",
+                true,
+                &["push", "prompt"],
+            ),
+            (
+                "Enable skew joins; disabling broadcast does not help here.",
+                true,
+                &["disabl", "broadcast"],
+            ),
+            // In an addition, what does not help is part of the story.
+            ("Disabling broadcast does not help here.", false, &[]),
+            ("Memory limits equal requests.", true, &[]),
+        ];
+        for (text, no_remedy, want) in cases {
+            assert_eq!(
+                super::set_apart_words(text, *no_remedy),
+                set(want),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_addresses_of_one_scheme_differ() {
+        let cases = [
+            (
+                "Firehose now writes to s3://acme-events-raw-prod-eu with the same layout.",
+                "Firehose delivers raw events to s3://acme-raw-events-prod/yyyy/mm/dd/.",
+                true,
+            ),
+            // The same bucket, or a prefix inside it.
+            (
+                "Reads come from s3://acme-raw-events-prod/2025/.",
+                "Firehose delivers raw events to s3://acme-raw-events-prod.",
+                false,
+            ),
+            // Other schemes are other things.
+            (
+                "Docs live at https://docs.acme.dev.",
+                "Firehose delivers raw events to s3://acme-raw-events-prod.",
+                false,
+            ),
+            ("No address here.", "Nor here.", false),
+        ];
+        for (c, t, want) in cases {
+            assert_eq!(super::addresses_differ(c, t), want, "{c} / {t}");
+        }
+    }
+
+    #[test]
     fn titles_that_name_different_things_are_apart() {
         let apart = |c: &str, t: &str| {
-            names_apart(c, t, &text::roots(c), &text::roots(t)).map(|d| d.describe())
+            let roots = text::roots(c);
+            let says_change = values::says_change(&roots);
+            names_apart(c, t, &roots, &text::roots(t), says_change).map(|d| d.describe())
         };
         let cases = [
             (
@@ -1654,6 +1816,19 @@ mod tests {
                 "Cache memory limit is 2 GB",
                 None,
             ),
+            // Two first words before one noun, neither in the other title.
+            (
+                "Refresh tokens expire after 15 days of inactivity",
+                "Access tokens live 15 minutes",
+                Some("`Refresh` where it says `Access`"),
+            ),
+            // Said to have changed: the same thing, named otherwise.
+            (
+                "Feast features now expire after 7 days",
+                "Online features live 48 hours",
+                None,
+            ),
+            ("Upload limit is 20 MB", "Upload limit is 10 MB", None),
         ];
         for (c, t, want) in cases {
             assert_eq!(apart(c, t).as_deref(), want, "{c} / {t}");
@@ -4007,6 +4182,44 @@ mod tests {
             (Decision::Merge, Some("invoice-pdf-0001")),
             "{out:#?}"
         );
+    }
+
+    #[test]
+    fn a_title_that_compares_a_value_is_news_not_a_repeat() {
+        use MemoryType::Decision;
+        let stored = [
+            memory(
+                "session-ttl-0001",
+                Decision,
+                "Sessions expire after 30 minutes of inactivity",
+                "SESSION_IDLE_TTL=1800 in gateway/config/session.env; the gateway \
+                 refreshes the cookie on every request and clients warn at 80% of the idle time.",
+                &["gateway/config/session.env"],
+            ),
+            memory(
+                "cookie-flags-0002",
+                Decision,
+                "Session cookies are HttpOnly and Secure",
+                "The gateway sets both flags on the sid cookie.",
+                &["gateway/**"],
+            ),
+        ];
+        let review = |title: &str| {
+            let mut m = memory(
+                "candidate-ffff",
+                Decision,
+                title,
+                "SESSION_IDLE_TTL in gateway/config/session.env went down to 600 s for the \
+                 admin console audit; the gateway still refreshes the cookie on every request \
+                 and clients warn at 80% of the idle time.",
+                &["gateway/config/session.env"],
+            );
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            Reviewer::new(stored.iter()).review(&m)
+        };
+        let out = review("Shorter session idle timeout after the audit");
+        assert_ne!(out.decision, crate::review::Decision::Merge, "{out:#?}");
     }
 
     #[test]

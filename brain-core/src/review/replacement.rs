@@ -197,6 +197,13 @@ const STOP_SUBJECTS: &[&str] = &[
     "can", "also", "now", "finally", "just", "and", "so", "then",
 ];
 
+/// Words before "to stop …" that make it a decision to stop, not a purpose.
+const INTENT: &[&str] = &[
+    "decided", "decide", "need", "needs", "have", "has", "had", "want", "wants", "time", "going",
+    "agreed", "plan", "planned", "chose", "opted", "asked", "told", "remember", "tried", "try",
+    "got", "please", "it", "is", "s",
+];
+
 /// Forms of "be", which make "moving off" a change under way and "used to"
 /// a purpose.
 const BE: &[&str] = &[
@@ -578,8 +585,14 @@ fn found_by_form(clause: &[String], raw: &[String]) -> Vec<Occurrence> {
     // matching") it is a symptom, not a practice given up: the word before
     // must open the clause or be a person or a modal.
     for (i, w) in raw.iter().enumerate() {
+        // After "to", only a decision to stop is one ("we decided to stop
+        // vendoring"), not a purpose ("assigns Ty::Error to stop cascading
+        // diagnostics").
+        let purpose =
+            i >= 1 && raw[i - 1] == "to" && !(i >= 2 && INTENT.contains(&raw[i - 2].as_str()));
         if STOP_VERBS.contains(&w.as_str())
             && (i == 0 || STOP_SUBJECTS.contains(&raw[i - 1].as_str()))
+            && !purpose
             && raw
                 .get(i + 1)
                 .is_some_and(|g| g.len() > 5 && g.ends_with("ing") && g != "using")
@@ -794,6 +807,15 @@ mod tests {
             // Said of a thing, "stop" is a symptom, not a practice given up.
             ("Once a value is missing the joins stop matching.", &[]),
             ("The workers quit polling when Redis restarts.", &[]),
+            // After "to", a purpose, unless a decision to stop.
+            (
+                "A type error becomes Ty::Error to stop cascading diagnostics.",
+                &[],
+            ),
+            (
+                "We decided to stop vendoring protobuf definitions.",
+                &[("stop doing", &[&["protobuf"]])],
+            ),
             // "stop" before any gerund.
             (
                 "Stop vendoring protobuf definitions in proto/.",

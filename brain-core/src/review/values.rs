@@ -356,6 +356,12 @@ fn describe(
     }
 }
 
+/// Whether any root of `roots` says a value changed ("now", "raised",
+/// "bumped").
+pub(super) fn says_change(roots: &BTreeSet<String>) -> bool {
+    CHANGE_WORDS.iter().any(|w| roots.contains(*w))
+}
+
 /// Roots of words that say a value changed, or that only frame it.
 const CHANGE_WORDS: &[&str] = &[
     "now", "rais", "lower", "increas", "decreas", "reduc", "bump", "chang", "updat", "doubl",
