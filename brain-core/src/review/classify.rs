@@ -247,6 +247,11 @@ fn supersede(scored: &Scored) -> Verdict {
     let best = &scored.evidence;
     let why = if best.lineage_link {
         "it names the memory in `supersedes`".to_owned()
+    } else if let Some((new, old)) = scored.switches_tool
+        && best.replacement_wording.is_empty()
+        && scored.changed.is_none()
+    {
+        format!("its title names `{new}` in place of `{old}`, which it mentions as the old way")
     } else if best.replacement_wording.is_empty()
         && let Some(c) = &scored.changed
     {
@@ -312,7 +317,7 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
         .copied()
         .filter(|s| s.distinct.is_none())
         .collect();
-    if let Some(replaced) = replaced(features, &named, &live) {
+    if let Some(replaced) = replaced(features, &named, &live).or_else(|| switched(&named)) {
         return supersede(replaced);
     }
     // Merging: the same type, in a scope that touches the candidate's (or an
@@ -389,6 +394,15 @@ fn merge_contradicts(scored: &Scored) -> Option<String> {
             best.combined
         ));
     }
+    // "slog" in place of "logrus": folded together, the memory would say
+    // to use both.
+    if let Some((new, old)) = scored.switches_tool {
+        return Some(format!(
+            "names `{new}` where `{}` names `{old}`, which it also mentions (similarity {:.2}): \
+             a person should decide whether it replaces it",
+            best.target, best.combined
+        ));
+    }
     // Two addresses for one thing: folded together, the memory would give
     // both.
     if scored.addresses_differ {
@@ -406,6 +420,23 @@ fn merge_contradicts(scored: &Scored) -> Option<String> {
             c.new, c.subject, best.target, c.old, best.combined
         )
     })
+}
+
+/// The one memory whose tool the candidate's title names another in place
+/// of, mentioning the old one too (see `decide::tools_switch`): "Logging
+/// goes through log/slog's JSON handler … depguard flags any logrus import"
+/// replaces "Log with logrus using the JSON formatter". Same type, newer,
+/// files in common and texts at least `RESTATED` alike.
+fn switched<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
+    let mut found = live.iter().filter(|s| {
+        s.switches_tool.is_some()
+            && !s.cross_type
+            && s.evidence.newer
+            && s.evidence.scope != ScopeRelation::Disjoint
+            && s.evidence.combined >= RESTATED
+    });
+    let first = found.next().copied();
+    found.next().is_none().then_some(first).flatten()
 }
 
 /// Whether the candidate may be merged into this memory at all: the same

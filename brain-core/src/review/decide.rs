@@ -512,6 +512,9 @@ pub(super) struct Scored {
     /// names ("this is separate from the CPU policy" against "No CPU limits
     /// on latency-sensitive services"): never folded into it.
     pub(super) set_apart: bool,
+    /// The tool the candidate's title names in place of the one the
+    /// target's title names (see [`tools_switch`]): new, old.
+    pub(super) switches_tool: Option<(&'static str, &'static str)>,
     /// Each names an address of one scheme the other does not
     /// (`s3://acme-raw-events-prod` against `s3://acme-events-raw-prod-eu`):
     /// two values of one setting, never a repeat.
@@ -779,6 +782,7 @@ pub(super) fn evidence(
         .any(|w| specific.contains(&text::root(w)));
     let shared = shared_terms(features, target_features);
     let own_title_unmet = title_unmet(features, target_features);
+    let (tools_apart, switches_tool) = tools_of(candidate, features, target, target_features);
     let (changed, distinct, shape_apart) =
         change_or_distinct(candidate, features, target, target_features, &shared);
     let evidence = Evidence {
@@ -829,6 +833,7 @@ pub(super) fn evidence(
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
         set_apart: sets_apart(features, target_features),
+        switches_tool,
         addresses_differ: addresses_differ(&features.text, &target_features.text),
         own_title_unmet,
         title_unmet: own_title_unmet || title_unmet(target_features, features),
@@ -841,12 +846,7 @@ pub(super) fn evidence(
         same_run: super::same_run(candidate, target),
         titles_polarity_apart: polarity_apart(candidate, target),
         retires_title_word,
-        tools_apart: family_apart(
-            &candidate.title,
-            &target.title,
-            &features.roots,
-            &target_features.roots,
-        ),
+        tools_apart,
         listed_in_target: listed_in(candidate, target),
     }
 }
@@ -1128,12 +1128,99 @@ const FAMILIES: &[&[&str]] = &[
     &[
         "ios", "android", "macos", "windows", "linux", "web", "desktop",
     ],
+    &[
+        "logrus",
+        "zap",
+        "zerolog",
+        "slog",
+        "log4j",
+        "logback",
+        "slf4j",
+        "winston",
+        "pino",
+        "bunyan",
+        "loguru",
+        "structlog",
+        "serilog",
+        "nlog",
+    ],
+    &[
+        "mlflow",
+        "wandb",
+        "neptune",
+        "comet",
+        "tensorboard",
+        "clearml",
+    ],
+    &["h2", "hsqldb", "derby", "testcontainers"],
+    &[
+        "github",
+        "gitlab",
+        "jenkins",
+        "circleci",
+        "travis",
+        "buildkite",
+        "teamcity",
+        "drone",
+    ],
+    &[
+        "sentry",
+        "datadog",
+        "newrelic",
+        "honeycomb",
+        "prometheus",
+        "grafana",
+        "opentelemetry",
+    ],
 ];
 
 /// The family members each title names that the other memory never does,
 /// from one family (see [`FAMILIES`]), or names written capitalised inside
 /// each title (not its first word, not an acronym) that the other memory
 /// never uses.
+/// [`family_apart`] and [`tools_switch`] of two memories.
+fn tools_of(
+    candidate: &Memory,
+    features: &Features,
+    target: &Memory,
+    target_features: &Features,
+) -> (bool, Option<(&'static str, &'static str)>) {
+    let (c, t) = (candidate.title.as_str(), target.title.as_str());
+    let (cr, tr) = (&features.roots, &target_features.roots);
+    (family_apart(c, t, cr, tr), tools_switch(c, t, cr, tr))
+}
+
+/// Whether the candidate's title names a tool the target never mentions,
+/// of the family of one the target's title names and the candidate mentions
+/// too ("Logging goes through log/slog's JSON handler … depguard flags any
+/// logrus import" against "Log with logrus using the JSON formatter"): a
+/// switch from one to the other, never the same knowledge retold.
+fn tools_switch(
+    candidate_title: &str,
+    target_title: &str,
+    candidate_roots: &BTreeSet<String>,
+    target_roots: &BTreeSet<String>,
+) -> Option<(&'static str, &'static str)> {
+    let named = |title: &str| -> BTreeSet<String> {
+        title
+            .split(|c: char| !c.is_alphanumeric())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (c, t) = (named(candidate_title), named(target_title));
+    let knows =
+        |roots: &BTreeSet<String>, w: &str| roots.contains(w) || roots.contains(&text::root(w));
+    FAMILIES.iter().find_map(|family| {
+        let new = family
+            .iter()
+            .find(|m| c.contains(**m) && !knows(target_roots, m))?;
+        let old = family
+            .iter()
+            .find(|m| *m != new && t.contains(**m) && knows(candidate_roots, m))?;
+        Some((*new, *old))
+    })
+}
+
 fn family_apart(
     candidate_title: &str,
     target_title: &str,
@@ -4220,6 +4307,59 @@ mod tests {
         };
         let out = review("Shorter session idle timeout after the audit");
         assert_ne!(out.decision, crate::review::Decision::Merge, "{out:#?}");
+    }
+
+    #[test]
+    fn a_title_naming_another_tool_of_the_family_replaces_the_old_one() {
+        use MemoryType::Convention;
+        let stored = [
+            memory(
+                "zap-0001",
+                Convention,
+                "Services log with zap's production config",
+                "internal/logging builds a zap.Logger with zap.NewProduction() and fields \
+                 are added with zap.String; the shared logger lives in internal/logging/log.go.",
+                &["internal/logging/log.go"],
+            ),
+            memory(
+                "metrics-0002",
+                Convention,
+                "Metrics go through the OpenTelemetry meter",
+                "Every service registers its instruments at startup.",
+                &["internal/metrics/**"],
+            ),
+        ];
+        let review = |title: &str, summary: &str| {
+            let mut m = memory(
+                "candidate-ffff",
+                Convention,
+                title,
+                summary,
+                &["internal/logging/log.go"],
+            );
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            Reviewer::new(stored.iter()).review(&m)
+        };
+        // The new tool in the title, the old one mentioned as gone.
+        let out = review(
+            "Services log through zerolog",
+            "internal/logging now builds a zerolog.Logger writing JSON to stdout; the \
+             linter rejects any zap import in the services.",
+        );
+        assert_eq!(
+            verdict_of(&out),
+            (crate::review::Decision::Supersede, Some("zap-0001")),
+            "{out:#?}"
+        );
+        // Another tool for other work, the old one never mentioned: its own
+        // memory.
+        let out = review(
+            "The CLI logs through zerolog",
+            "cmd/tool builds a zerolog.Logger writing colored output to stderr for people \
+             at a terminal.",
+        );
+        assert_eq!(out.decision, crate::review::Decision::Accept, "{out:#?}");
     }
 
     #[test]
