@@ -239,7 +239,15 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
                     || p.key.contains("default") == q.key.contains("default"))
         })
     };
-    let kept = |p: &Value| candidate.title.iter().any(|q| q.same(p));
+    // A name the candidate still writes as a word ("critical still pages"
+    // against `severity=critical`) is kept beside the new one.
+    let kept = |p: &Value| {
+        candidate.title.iter().any(|q| q.same(p))
+            || matches!(&p.amount, Amount::Name(n) if candidate
+                .lower
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .any(|w| w.eq_ignore_ascii_case(n)))
+    };
     let differ = |q: &Value, p: &Value| {
         q.amount.comparable(&p.amount) && !q.amount.same(&p.amount) && !q.near(p)
     };
@@ -437,7 +445,18 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         if let Some((name, value)) = core.rsplit_once('=') {
             // `key=value`: the value of `key`.
             let name = name.trim_start_matches('-');
-            if let Some(amount) = parse(value).map(|(a, _)| a).or_else(|| boolean(value)) {
+            // A word set as the value (`SameSite=Strict`) names it.
+            let word = || {
+                (value.len() >= 2
+                    && value.chars().next().is_some_and(char::is_alphabetic)
+                    && value.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                .then(|| Amount::Name(value.to_owned()))
+            };
+            if let Some(amount) = parse(value)
+                .map(|(a, _)| a)
+                .or_else(|| boolean(value))
+                .or_else(word)
+            {
                 before.extend(
                     text::code_words(name)
                         .into_iter()
@@ -986,6 +1005,30 @@ mod tests {
                 v("Access token TTL is 5 minutes", "Shorter window."),
                 v("Access tokens live 15 minutes", "Clients refresh silently."),
                 Some("15 minutes → 5 minutes"),
+            ),
+            // A word set as a value is one; a name the candidate still
+            // writes is kept beside the new one.
+            (
+                v(
+                    "Cookie flags: Secure, SameSite=Strict",
+                    "Set by the cookie helper.",
+                ),
+                v(
+                    "Cookie flags: Secure, SameSite=Lax",
+                    "Set by the cookie helper.",
+                ),
+                Some("SameSite=Lax → SameSite=Strict"),
+            ),
+            (
+                v(
+                    "Warning alerts go to Slack; critical still pages",
+                    "Alertmanager routes severity=warning to Slack.",
+                ),
+                v(
+                    "Critical alerts page through PagerDuty",
+                    "Alertmanager routes severity=critical to PagerDuty.",
+                ),
+                None,
             ),
             (
                 v(
