@@ -419,6 +419,18 @@ fn is_unit_word(root: &str) -> bool {
         || ["second", "minut", "hour", "day", "week", "month", "year"].contains(&root)
 }
 
+/// The amount set after `=` in `key=value`: a number, a boolean, or a word
+/// set as a value (`SameSite=Strict`), which names it.
+fn assigned(value: &str) -> Option<Amount> {
+    let word = value.len() >= 2
+        && value.chars().next().is_some_and(char::is_alphabetic)
+        && value.chars().all(|c| c.is_alphanumeric() || c == '_');
+    parse(value)
+        .map(|(a, _)| a)
+        .or_else(|| boolean(value))
+        .or_else(|| word.then(|| Amount::Name(value.to_owned())))
+}
+
 /// The values `text` states, in order.
 pub(super) fn values(text: &str) -> Vec<Value> {
     let mut out = Vec::new();
@@ -445,18 +457,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         if let Some((name, value)) = core.rsplit_once('=') {
             // `key=value`: the value of `key`.
             let name = name.trim_start_matches('-');
-            // A word set as the value (`SameSite=Strict`) names it.
-            let word = || {
-                (value.len() >= 2
-                    && value.chars().next().is_some_and(char::is_alphabetic)
-                    && value.chars().all(|c| c.is_alphanumeric() || c == '_'))
-                .then(|| Amount::Name(value.to_owned()))
-            };
-            if let Some(amount) = parse(value)
-                .map(|(a, _)| a)
-                .or_else(|| boolean(value))
-                .or_else(word)
-            {
+            if let Some(amount) = assigned(value) {
                 before.extend(
                     text::code_words(name)
                         .into_iter()
