@@ -323,7 +323,10 @@ fn rejected_words(text: &str) -> BTreeSet<String> {
         &["the", "former"],
         &["the", "previous"],
         &["the", "legacy"],
-        &["deprecated"],
+        &["deprecat"],
+        // What it says another thing took the place of: "ruff replaces
+        // flake8 and isort" (words are stemmed: "replaces" is `replace`).
+        &["replace"],
     ];
     let mut out = BTreeSet::new();
     for clause in text::clause_texts(text) {
@@ -1672,7 +1675,10 @@ fn names_path(text: &str, item: &str) -> bool {
         .take_while(|seg| !seg.contains(['*', '?', '[', '{']))
         .collect();
     let path = literal.join("/");
-    if path.is_empty() || (literal.len() < 2 && !path.contains('.')) {
+    // One segment names a file only when it is the whole item (`Makefile`,
+    // `Dockerfile`), not a directory before a wildcard (`src/**`).
+    let whole_file = literal.len() == 1 && path == item && path.len() >= 4;
+    if path.is_empty() || (literal.len() < 2 && !path.contains('.') && !whole_file) {
         return false;
     }
     let word = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_');
@@ -1793,6 +1799,12 @@ mod tests {
                 &["call", "alembic"],
             ),
             ("Don't hand-edit release.yml", &["hand", "edit"]),
+            // What another thing took the place of.
+            ("ruff replaces flake8 and isort", &["flake8", "isort"]),
+            (
+                "Stop reading the deprecated legacy_config table",
+                &["legacy", "config"],
+            ),
             (
                 "Use the factory rather than new clients",
                 &["new", "client"],
@@ -3210,6 +3222,25 @@ mod tests {
             ("Kernels live in crates/codec-simd only.", Disjoint),
             ("The codec crate forbids unsafe.", Disjoint),
         ];
+        // A file at the root, named as a word.
+        let cm = memory(
+            "c-1",
+            MemoryType::Decision,
+            "t",
+            "The Makefile was replaced by a justfile.",
+            &["justfile"],
+        );
+        let tm = memory("t-1", MemoryType::Decision, "t", "s", &["Makefile"]);
+        assert_eq!(scope_relation(&cm, &tm), Overlapping);
+        let tm = memory("t-1", MemoryType::Decision, "t", "s", &["src/**"]);
+        let cm = memory(
+            "c-1",
+            MemoryType::Decision,
+            "t",
+            "Code in src is linted.",
+            &["lib/**"],
+        );
+        assert_eq!(scope_relation(&cm, &tm), Disjoint);
         for (summary, expected) in cases {
             let cm = memory(
                 "c-1",

@@ -181,6 +181,8 @@ const PLATITUDE: &[&str] = &[
     "elegant",
     "intuitive",
     "where",
+    "named",
+    "can",
 ];
 
 /// Words that state a change or a present state ("X is now Y", "moved
@@ -255,6 +257,11 @@ const EPISODIC: &[&str] = &[
     "still blocked",
     "blocked on",
     "still waiting",
+    "nothing unusual",
+    "nothing stood out",
+    "no issues found",
+    "looked fine",
+    "looked normal",
     "waiting on",
     "waiting for",
     "pinged",
@@ -644,6 +651,16 @@ mod tests {
             (
                 "Aim for clear, idiomatic code",
                 "Prefer clear names and concise functions where possible.",
+                true,
+            ),
+            (
+                "Keep code readable",
+                "Code should be well-named and easy to understand so others can maintain it.",
+                true,
+            ),
+            (
+                "Checked the dashboards",
+                "Looked through the checkout error rates for the last day; nothing unusual.",
                 true,
             ),
             (
