@@ -1193,6 +1193,19 @@ fn tools_of(
     (family_apart(c, t, cr, tr), tools_switch(c, t, cr, tr))
 }
 
+/// The lowercase words of a title, as written (for finding tool names).
+fn title_words(title: &str) -> BTreeSet<String> {
+    title
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Whether a memory whose [`text::root`]s are `roots` uses the word `w`.
+fn knows(roots: &BTreeSet<String>, w: &str) -> bool {
+    roots.contains(w) || roots.contains(&text::root(w))
+}
+
 /// Whether the candidate's title names a tool the target never mentions,
 /// of the family of one the target's title names and the candidate mentions
 /// too ("Logging goes through log/slog's JSON handler … depguard flags any
@@ -1204,15 +1217,7 @@ fn tools_switch(
     candidate_roots: &BTreeSet<String>,
     target_roots: &BTreeSet<String>,
 ) -> Option<(&'static str, &'static str)> {
-    let named = |title: &str| -> BTreeSet<String> {
-        title
-            .split(|c: char| !c.is_alphanumeric())
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let (c, t) = (named(candidate_title), named(target_title));
-    let knows =
-        |roots: &BTreeSet<String>, w: &str| roots.contains(w) || roots.contains(&text::root(w));
+    let (c, t) = (title_words(candidate_title), title_words(target_title));
     FAMILIES.iter().find_map(|family| {
         let new = family
             .iter()
@@ -1230,15 +1235,7 @@ fn family_apart(
     candidate_roots: &BTreeSet<String>,
     target_roots: &BTreeSet<String>,
 ) -> bool {
-    let named = |title: &str| -> BTreeSet<String> {
-        title
-            .split(|c: char| !c.is_alphanumeric())
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let (c, t) = (named(candidate_title), named(target_title));
-    let knows =
-        |roots: &BTreeSet<String>, w: &str| roots.contains(w) || roots.contains(&text::root(w));
+    let (c, t) = (title_words(candidate_title), title_words(target_title));
     let in_family = FAMILIES.iter().any(|family| {
         let own = |title: &BTreeSet<String>, other: &BTreeSet<String>| {
             family
@@ -4274,10 +4271,7 @@ mod tests {
                     &[],
                 ),
             ];
-            let mut m = memory("candidate-ffff", Convention, title, summary, &[]);
-            m.status = Status::Candidate;
-            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
-            Reviewer::new(stored.iter()).review(&m)
+            review_new(&stored, Convention, title, summary, &[])
         };
         // Its title names a subject the stored rule never mentions: the
         // shared words of the bodies describe the setting, not the rule.
@@ -4322,21 +4316,15 @@ mod tests {
                 &["gateway/**"],
             ),
         ];
-        let review = |title: &str| {
-            let mut m = memory(
-                "candidate-ffff",
-                Decision,
-                title,
-                "SESSION_IDLE_TTL in gateway/config/session.env went down to 600 s for the \
-                 admin console audit; the gateway still refreshes the cookie on every request \
-                 and clients warn at 80% of the idle time.",
-                &["gateway/config/session.env"],
-            );
-            m.status = Status::Candidate;
-            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
-            Reviewer::new(stored.iter()).review(&m)
-        };
-        let out = review("Shorter session idle timeout after the audit");
+        let out = review_new(
+            &stored,
+            Decision,
+            "Shorter session idle timeout after the audit",
+            "SESSION_IDLE_TTL in gateway/config/session.env went down to 600 s for the \
+             admin console audit; the gateway still refreshes the cookie on every request \
+             and clients warn at 80% of the idle time.",
+            &["gateway/config/session.env"],
+        );
         assert_ne!(out.decision, crate::review::Decision::Merge, "{out:#?}");
     }
 
@@ -4361,16 +4349,13 @@ mod tests {
             ),
         ];
         let review = |title: &str, summary: &str| {
-            let mut m = memory(
-                "candidate-ffff",
+            review_new(
+                &stored,
                 Convention,
                 title,
                 summary,
                 &["internal/logging/log.go"],
-            );
-            m.status = Status::Candidate;
-            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
-            Reviewer::new(stored.iter()).review(&m)
+            )
         };
         // The new tool in the title, the old one mentioned as gone.
         let out = review(
