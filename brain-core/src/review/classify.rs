@@ -39,9 +39,8 @@
 //! Never merged or replaced: a memory the candidate sets itself apart from
 //! ("… is separate from the CPU policy" against "No CPU limits on …", or
 //! "disabling broadcast does not help" against "Broadcast joins … OOM the
-//! driver", outside an addition); a
-//! memory whose title has the candidate's shape
-//! but names another thing (*distinct subject*, see `subject.rs`), except
+//! driver", outside an addition); a memory whose title has the candidate's
+//! shape but names another thing (*distinct subject*, see `subject.rs`), except
 //! replaced by a changed value when the titles open alike and differ only in
 //! what they say of it; a memory
 //! of another type, except replaced by name; a candidate of the same batch
