@@ -49,6 +49,21 @@ impl Glob {
     }
 }
 
+/// Whether a pattern or one of its segments holds a wildcard (`*`, `?`),
+/// the only characters a [`Glob`] treats specially.
+pub fn is_pattern(s: &str) -> bool {
+    s.contains(['*', '?'])
+}
+
+/// The literal leading segments of a pattern, up to its first wildcard:
+/// `crates/codec` of `crates/codec/**`, the whole of a plain path.
+pub fn literal_segments(pattern: &str) -> Vec<&str> {
+    pattern
+        .split('/')
+        .take_while(|seg| !is_pattern(seg))
+        .collect()
+}
+
 fn match_segments(pattern: &[String], path: &[&str]) -> bool {
     // Iterative matching with backtracking over the last `**`, as for `*` in
     // a single string: linear in practice, never exponential.

@@ -44,6 +44,7 @@
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
 
+use crate::matching;
 use crate::model::Memory;
 
 use super::addition;
@@ -144,6 +145,13 @@ pub(super) struct Features {
     /// What additive references name ("adding to the 500 ms watchdog
     /// note"), found when first needed.
     added_to: OnceCell<Vec<BTreeSet<String>>>,
+    /// The [`text::root`]s of the title, found when first needed.
+    title_roots: OnceCell<BTreeSet<String>>,
+    /// What the text sets itself apart from ([`set_apart_words`]), found
+    /// when first needed.
+    apart: OnceCell<BTreeSet<String>>,
+    /// The addresses it names ([`addresses`]), found when first needed.
+    addresses: OnceCell<Vec<String>>,
 }
 
 impl Features {
@@ -175,6 +183,9 @@ impl Features {
             rejected: rejected_words(&text),
             title_rejected: rejected_words(&m.title),
             added_to: OnceCell::new(),
+            title_roots: OnceCell::new(),
+            apart: OnceCell::new(),
+            addresses: OnceCell::new(),
             terms: text::terms(&text),
             quantities: text::quantities(&text),
             title_tokens: text::tokens(&m.title),
@@ -256,6 +267,24 @@ impl Features {
     /// turn something down ("… instead of …", "stop …") are not reports.
     pub(super) fn title_reports_change(&self) -> bool {
         !text::find_phrases(&self.text[..self.title_len], REPORTED_CHANGES).is_empty()
+    }
+
+    /// The [`text::root`]s of the title.
+    fn title_roots(&self) -> &BTreeSet<String> {
+        self.title_roots
+            .get_or_init(|| text::roots(&self.text[..self.title_len]))
+    }
+
+    /// What the text sets itself apart from; in an addition ("… also
+    /// needed …") not what it says does not help.
+    fn apart(&self) -> &BTreeSet<String> {
+        self.apart
+            .get_or_init(|| set_apart_words(&self.text, self.additive_wording_free()))
+    }
+
+    /// The addresses the text names.
+    fn addresses(&self) -> &[String] {
+        self.addresses.get_or_init(|| addresses(&self.text))
     }
 
     /// Whether the title compares a value with what it was ("Shorter
@@ -418,11 +447,8 @@ fn set_apart_words(text: &str, no_remedy: bool) -> BTreeSet<String> {
 /// Whether `candidate` sets itself apart from something the title of
 /// `target` names (see [`set_apart_words`]).
 fn sets_apart(candidate: &Features, target: &Features) -> bool {
-    let title = text::roots(&target.text[..target.title_len]);
-    // An addition ("… also needed …") may say what does not help.
-    set_apart_words(&candidate.text, candidate.additive_wording_free())
-        .iter()
-        .any(|w| text::has_root(&title, w))
+    let title = target.title_roots();
+    candidate.apart().iter().any(|w| text::has_root(title, w))
 }
 
 /// The evidence on one target with the signals the rules use but the report
@@ -735,7 +761,7 @@ fn title_name_unsaid(target: &Features, candidate: &Features) -> bool {
 /// Whether no content word of `a`'s title ([`text::root`]s that are not
 /// [`subject::generic`]) is a word of `b`.
 fn title_unmet(a: &Features, b: &Features) -> bool {
-    text::roots(&a.text[..a.title_len])
+    a.title_roots()
         .iter()
         .filter(|w| !subject::generic(w))
         .all(|w| !text::has_root(&b.roots, w))
@@ -837,7 +863,7 @@ pub(super) fn evidence(
         title_name_unsaid: title_name_unsaid(target_features, features),
         set_apart: sets_apart(features, target_features),
         switches_tool,
-        addresses_differ: addresses_differ(&features.text, &target_features.text),
+        addresses_differ: addresses_differ(features.addresses(), target_features.addresses()),
         own_title_unmet,
         title_unmet: own_title_unmet || title_unmet(target_features, features),
         same_opening: same_opening(&candidate.title, &target.title),
@@ -1344,7 +1370,7 @@ fn shared_terms(candidate: &Features, target: &Features) -> Vec<String> {
 
 /// The addresses a text names (`s3://bucket/prefix`, `https://host/path`),
 /// without trailing punctuation.
-fn addresses(text: &str) -> Vec<&str> {
+fn addresses(text: &str) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | '<' | '>'))
         .filter_map(|w| {
             let (scheme, rest) = w.split_once("://")?;
@@ -1353,20 +1379,26 @@ fn addresses(text: &str) -> Vec<&str> {
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '+')
                 && !rest.is_empty())
-            .then(|| w.trim_end_matches(['.', ',', ';', ':', '/']))
+            .then(|| w.trim_end_matches(['.', ',', ';', ':', '/']).to_owned())
         })
         .collect()
 }
 
 /// See [`Scored::addresses_differ`]: an address of a scheme both use, in
 /// each text, that the other text does not hold (nor one inside it).
-fn addresses_differ(candidate: &str, target: &str) -> bool {
-    let (ca, ta) = (addresses(candidate), addresses(target));
+fn addresses_differ(candidate: &[String], target: &[String]) -> bool {
     let scheme = |a: &str| a.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
-    let unknown =
-        |a: &str, other: &[&str]| !other.iter().any(|o| o.starts_with(a) || a.starts_with(o));
-    ca.iter()
-        .any(|c| unknown(c, &ta) && ta.iter().any(|t| scheme(t) == scheme(c) && unknown(t, &ca)))
+    let unknown = |a: &str, other: &[String]| {
+        !other
+            .iter()
+            .any(|o| o.starts_with(a) || a.starts_with(o.as_str()))
+    };
+    candidate.iter().any(|c| {
+        unknown(c, target)
+            && target
+                .iter()
+                .any(|t| scheme(t) == scheme(c) && unknown(t, candidate))
+    })
 }
 
 /// Whether the candidate negates an identifier or code span that both texts
@@ -1614,12 +1646,11 @@ fn covers(broad: &str, narrow: &str) -> bool {
         return true;
     }
     // A file a glob matches (`src/a/x.rs` inside `src/**/*.rs`).
-    let wild = |s: &str| s.contains(['*', '?', '[', '{']);
     !narrow.starts_with("module:")
         && !broad.starts_with("module:")
-        && wild(broad)
-        && !wild(narrow)
-        && crate::matching::Glob::new(broad).matches(narrow)
+        && matching::is_pattern(broad)
+        && !matching::is_pattern(narrow)
+        && matching::Glob::new(broad).matches(narrow)
 }
 
 /// Whether two path globs can match one file although neither lies inside
@@ -1629,23 +1660,19 @@ fn covers(broad: &str, narrow: &str) -> bool {
 /// (`**/*.rs`, `**/*.ts`) never meet; a plain path must match the other
 /// glob.
 fn globs_touch(left: &str, right: &str) -> bool {
-    let wild = |s: &str| s.contains(['*', '?', '[', '{']);
     if left.starts_with("module:") || right.starts_with("module:") {
         return false;
     }
-    match (wild(left), wild(right)) {
+    match (matching::is_pattern(left), matching::is_pattern(right)) {
         (false, false) => return left == right,
-        (false, true) => return crate::matching::Glob::new(right).matches(left),
-        (true, false) => return crate::matching::Glob::new(left).matches(right),
+        (false, true) => return matching::Glob::new(right).matches(left),
+        (true, false) => return matching::Glob::new(left).matches(right),
         (true, true) => {}
     }
-    let literal = |s: &str| -> Vec<String> {
-        s.split('/')
-            .take_while(|seg| !wild(seg))
-            .map(str::to_owned)
-            .collect()
-    };
-    let (lits_left, lits_right) = (literal(left), literal(right));
+    let (lits_left, lits_right) = (
+        matching::literal_segments(left),
+        matching::literal_segments(right),
+    );
     let common = lits_left.len().min(lits_right.len());
     if lits_left[..common] != lits_right[..common] {
         return false;
@@ -1654,7 +1681,7 @@ fn globs_touch(left: &str, right: &str) -> bool {
         s.rsplit('/')
             .next()
             .and_then(|last| last.strip_prefix("*."))
-            .filter(|ext| !wild(ext))
+            .filter(|ext| !matching::is_pattern(ext))
             .map(str::to_owned)
     };
     !matches!((extension(left), extension(right)), (Some(x), Some(y)) if x != y)
@@ -1667,10 +1694,7 @@ fn names_path(text: &str, item: &str) -> bool {
     if item.starts_with("module:") {
         return false;
     }
-    let literal: Vec<&str> = item
-        .split('/')
-        .take_while(|seg| !seg.contains(['*', '?', '[', '{']))
-        .collect();
+    let literal = matching::literal_segments(item);
     let path = literal.join("/");
     // One segment names a file only when it is the whole item (`Makefile`,
     // `Dockerfile`), not a directory before a wildcard (`src/**`).
@@ -1874,7 +1898,8 @@ mod tests {
             ("No address here.", "Nor here.", false),
         ];
         for (c, t, want) in cases {
-            assert_eq!(super::addresses_differ(c, t), want, "{c} / {t}");
+            let (ca, ta) = (super::addresses(c), super::addresses(t));
+            assert_eq!(super::addresses_differ(&ca, &ta), want, "{c} / {t}");
         }
     }
 
