@@ -134,6 +134,32 @@ const EXTENSIONS: &[&str] = &[
     "tmpl",
 ];
 
+/// Files known by their whole name, which no extension above marks: the
+/// manifests and build files a rule names bare ("after any `go.mod`
+/// change", "add a target to the Makefile").
+const KNOWN_FILES: &[&str] = &[
+    "go.mod",
+    "go.sum",
+    "go.work",
+    "Makefile",
+    "GNUmakefile",
+    "Dockerfile",
+    "Containerfile",
+    "Gemfile",
+    "Rakefile",
+    "Podfile",
+    "Brewfile",
+    "Justfile",
+    "justfile",
+    "Jenkinsfile",
+    "Vagrantfile",
+    "Procfile",
+    "Pipfile",
+    "Earthfile",
+    "Tiltfile",
+    "Dangerfile",
+];
+
 /// Directory segments too generic to be tags.
 const GENERIC_SEGMENTS: &[&str] = &[
     "src", "lib", "libs", "app", "apps", "pkg", "packages", "internal", "cmd", "test", "tests",
@@ -383,8 +409,9 @@ pub fn named_paths(text: &str, touched: &[String]) -> BTreeSet<String> {
     let text = &without_emphasis(text);
     let mut out = BTreeSet::new();
     for m in PATH_TOKEN.find_iter(text) {
-        // A word with neither a slash nor a dot names no path.
-        if !m.as_str().contains(['/', '.']) {
+        // A word with neither a slash nor a dot names no path, but for a
+        // file known by its name.
+        if !m.as_str().contains(['/', '.']) && !KNOWN_FILES.contains(&m.as_str()) {
             continue;
         }
         let start = m.start();
@@ -414,9 +441,10 @@ pub fn named_paths(text: &str, touched: &[String]) -> BTreeSet<String> {
         let ext = last
             .rsplit_once('.')
             .map(|(stem, e)| (stem, e.to_ascii_lowercase()));
-        let has_ext = ext
-            .as_ref()
-            .is_some_and(|(stem, e)| !stem.is_empty() && EXTENSIONS.contains(&e.as_str()));
+        let has_ext = KNOWN_FILES.contains(&last)
+            || ext
+                .as_ref()
+                .is_some_and(|(stem, e)| !stem.is_empty() && EXTENSIONS.contains(&e.as_str()));
         let is_dotfile = last.starts_with('.') && last.len() > 2 && !last[1..].contains('.');
         if raw
             .chars()
@@ -794,6 +822,12 @@ mod tests {
                 "Regenerate `*.snap` after BUILD.bazel changes",
                 &["**/*.snap", "**/BUILD.bazel"],
             ),
+            // Files known by their name, without an extension to tell.
+            (
+                "Run `make tidy` after any `go.mod` change; targets live in the Makefile.",
+                &["**/Makefile", "**/go.mod"],
+            ),
+            ("Go modules are tidy; make targets build it.", &[]),
         ];
         for (text, want) in cases {
             assert_eq!(paths(text, &touched), *want, "{text}");

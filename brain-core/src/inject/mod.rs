@@ -988,6 +988,12 @@ mod tests {
                  changes to `eng/Testing.targets` need a manual pipeline run.",
                 "",
             ),
+            memory(
+                "go-tidy",
+                "Run `make tidy` after any `go.mod` changes",
+                "Run `make tidy` after any `go.mod` changes.",
+                "",
+            ),
         ]
     }
 
@@ -1095,6 +1101,13 @@ mod tests {
                 "eng/Testing.targets",
                 "designer",
                 0.8 * 2.0 / 3.0,
+            ),
+            // A file known by its name, at the root.
+            (
+                "bump golang.org/x/crypto to v0.31.0",
+                "go.mod",
+                "go-tidy",
+                0.8 / 3.0,
             ),
         ];
         let path_of = |s: &Selection, id: &str| {

@@ -415,7 +415,10 @@ pub fn rank<'a>(
                             .filter(|raw| {
                                 // Most named files end differently from every
                                 // task path: no glob to build for them.
+                                // (`**/go.mod` ends in `go.mod` for the
+                                // root's own `go.mod`.)
                                 let tail = raw.rsplit(['*', '?']).next().unwrap_or(raw);
+                                let tail = tail.trim_start_matches('/');
                                 paths.iter().any(|p| p.ends_with(tail)) && {
                                     let g = Glob::new(raw);
                                     paths.iter().any(|p| path_matches(&g, p))
