@@ -1142,6 +1142,38 @@ mod tests {
     }
 
     #[test]
+    fn a_lockfile_in_the_paths_finds_the_rule_about_lockfiles() {
+        let memories = [
+            memory(
+                "lockfile",
+                "NEVER update all dependencies in the lockfile",
+                "NEVER update all dependencies in the lockfile and ALWAYS use \
+                 `cargo update --precise` to make lockfile changes",
+                "",
+            ),
+            memory(
+                "xwin",
+                "Check Windows builds with cargo xwin clippy",
+                "When making changes for Windows from Unix, use `cargo xwin clippy` to check compilation.",
+                "",
+            ),
+            memory(
+                "snapshots",
+                "Review generated snapshots as behavior",
+                "Snapshot changes are behavior to review, not output to accept.",
+                "",
+            ),
+        ];
+        let task = Some("bump reqwest to 0.12.9");
+        let both = ["Cargo.toml".to_owned(), "Cargo.lock".to_owned()];
+        let s = inject_from(&memories, task, &both);
+        assert_eq!(ids(&s).first().copied(), Some("lockfile"), "{}", s.block);
+        // The manifest alone is no lockfile.
+        let s = inject_from(&memories, task, &both[..1]);
+        assert!(ids(&s).is_empty(), "{}", s.block);
+    }
+
+    #[test]
     fn an_activity_named_in_other_words_finds_the_rules_about_it() {
         let memories = vec![
             memory(

@@ -521,9 +521,10 @@ fn file_rule(rules: &[String], created: &[String]) -> f64 {
 
 /// When a task edits only prose or settings (every path documentation, an
 /// image or a data file, see [`terms::is_prose_path`] and
-/// [`terms::is_data_path`]): which documents speak of documentation or of
-/// where those files are (hold a word of [`terms::DOCS_TERMS`] or of the
-/// paths' directories), aligned with `index.docs`. `None` when the task
+/// [`terms::is_data_path`]): which documents speak of documentation, of
+/// where those files are or of their kind (hold a word of
+/// [`terms::DOCS_TERMS`], of the paths' directories or of
+/// [`terms::file_kinds`]), aligned with `index.docs`. `None` when the task
 /// edits code too, or names no path.
 fn prose_only(index: &Index, paths: &[String]) -> Option<Vec<bool>> {
     if paths.is_empty()
@@ -537,9 +538,16 @@ fn prose_only(index: &Index, paths: &[String]) -> Option<Vec<bool>> {
     // The directories' words (`handbook/`), not the file name's: a page's
     // name says what it is about (`Homebrew-on-Linux.md`), not which rules
     // govern editing it.
+    // Nor the kind of file, in the words rules use for it: a rule about
+    // the lockfile is about editing `Cargo.lock`.
     let path_words = paths.iter().flat_map(|p| {
         let (_, dirs) = terms::path_words(p);
-        dirs.into_iter().map(|(w, _)| w)
+        let kinds = terms::file_kinds(p).into_iter().flat_map(|k| {
+            let mut t = Vec::new();
+            terms::for_each_term(k, |w| t.push(w.to_owned()));
+            t
+        });
+        dirs.into_iter().map(|(w, _)| w).chain(kinds)
     });
     for term in terms::DOCS_TERMS
         .iter()

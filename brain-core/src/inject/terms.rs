@@ -810,8 +810,37 @@ pub fn path_words(path: &str) -> (Weighted, Weighted) {
             push(&mut dir_words, seg.trim_start_matches('.'), DIR_WORD_WEIGHT);
         }
     }
+    // A lockfile is one by its name (`Cargo.lock`, `pnpm-lock.yaml`,
+    // `go.sum`), and rules call it that: "never update every dependency in
+    // the lockfile".
+    for kind in file_kinds(path) {
+        push(&mut file_words, kind, FILE_WORD_WEIGHT);
+    }
     dir_words.retain(|(w, _)| !file_words.iter().any(|(f, _)| f == w));
     (file_words, dir_words)
+}
+
+/// The words rules call a file by its kind, when its name says it: a
+/// package manager's lockfile (`Cargo.lock`, `pnpm-lock.yaml`, `go.sum`).
+pub fn file_kinds(path: &str) -> Vec<&'static str> {
+    if path.ends_with('/') {
+        return Vec::new();
+    }
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let lockfile = std::path::Path::new(&name)
+        .extension()
+        .is_some_and(|e| e == "lock")
+        || name.ends_with("-lock.json")
+        || name.ends_with("-lock.yaml")
+        || matches!(
+            name.as_str(),
+            "go.sum" | "npm-shrinkwrap.json" | "packages.lock.json"
+        );
+    if lockfile {
+        vec!["lockfile"]
+    } else {
+        Vec::new()
+    }
 }
 
 /// Verbs that say what kind of request a task is when it opens with them
@@ -1537,10 +1566,25 @@ mod tests {
                 ]
             )
         );
+        // A lockfile is called one, whatever its manager.
         assert_eq!(
             words("Cargo.lock"),
-            (vec!["cargo".to_owned(), "lock".to_owned()], vec![])
+            (
+                vec!["cargo".to_owned(), "lock".to_owned(), "lockfil".to_owned()],
+                vec![]
+            )
         );
+        for (path, lockfile) in [
+            ("web/pnpm-lock.yaml", true),
+            ("go.sum", true),
+            ("package-lock.json", true),
+            ("Gemfile.lock", true),
+            ("go.mod", false),
+            ("src/lock/mod.rs", false),
+            ("locks/", false),
+        ] {
+            assert_eq!(file_kinds(path) == ["lockfile"], lockfile, "{path}");
+        }
         assert_eq!(
             words("src/Aspire.Hosting/Aspire.Hosting.cs").0,
             ["aspir", "host", "cs"]
