@@ -894,22 +894,29 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
         // Request words are dropped before cutting, on the raw words; so is
         // the verb a request opens with ("Write the release notes").
         let mut opening = true;
+        let mut at = 0;
         for raw in
             prose.split_inclusive(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '\'')))
         {
-            let ends_sentence = raw.ends_with(['.', '!', '?', ';', ':']);
+            // A part of a qualified name (`tokio::time`, `std::fs`) names
+            // code: never a request word, nor the end of a sentence.
+            let qualified = prose[..at].ends_with("::")
+                || (raw.ends_with(':') && prose[at + raw.len()..].starts_with(':'));
+            at += raw.len();
+            let ends_sentence = raw.ends_with(['.', '!', '?', ';', ':']) && !qualified;
             let chunk = raw
                 .trim_end_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '\'')))
                 .trim_matches(['\'', '-', '_']);
             let lower = chunk.to_lowercase();
-            let opens = opening;
-            let request = lower.is_empty() || is_request_word(&lower);
+            let opens = opening && !qualified;
+            let request = lower.is_empty() || (!qualified && is_request_word(&lower));
             // "Please write …": the verb after a request word still opens.
             opening = ends_sentence || (opens && request);
             if request || (opens && OPENING_VERBS.contains(&lower.as_str())) {
                 continue;
             }
-            let identifier = chunk.contains(['_', '-'])
+            let identifier = qualified
+                || chunk.contains(['_', '-'])
                 || camel_parts(chunk).len() > 1
                 || chunk.chars().any(|c| c.is_ascii_digit())
                     && chunk.chars().any(char::is_alphabetic);
@@ -1428,6 +1435,13 @@ mod tests {
                 "Batch the writes to the index",
                 &["batch", "write", "index"],
             ),
+            // A part of a qualified name is code, not a request word, and
+            // `::` ends no sentence.
+            (
+                "The expiry is 30s via tokio::time, don't wait",
+                &["expiri", "30s", "tokio", "time", "wait"],
+            ),
+            ("call std::fs::write here", &["call", "std", "fs", "write"]),
         ];
         for (task, want) in cases {
             assert_eq!(labels(task), *want, "{task}");
