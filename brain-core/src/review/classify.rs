@@ -43,8 +43,12 @@
 //! shape but names another thing (*distinct subject*, see `subject.rs`), except
 //! replaced by a changed value when the titles open alike and differ only in
 //! what they say of it; a memory
-//! of another type, except replaced by name; a candidate of the same batch
-//! (filtered before, in `mod.rs`).
+//! of another type, except replaced by name, or, for two of decision,
+//! convention, gotcha and pattern (one rule told as a choice, a rule, a trap
+//! or a recipe), merged on what the texts say alike: a duplicate, a repeated
+//! claim, shared identifiers or an update at `RELATED`, never by words only
+//! the two share or bodies told from another side; a candidate of the same
+//! batch (filtered before, in `mod.rs`).
 //!
 //! Words "only the two share" (see `mod.rs`) leave out the words of a path
 //! both name: it says where two rules live, not what they say. A value the
@@ -319,13 +323,16 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
     if let Some(replaced) = replaced(features, &named, &live).or_else(|| switched(&named)) {
         return supersede(replaced);
     }
-    // Merging: the same type, in a scope that touches the candidate's (or an
-    // elaboration naming what only the target names, wherever it lives).
+    // Merging: the same type or kind (see `Scored::kin`), in a scope that
+    // touches the candidate's (or an elaboration naming what only the
+    // target names, wherever it lives).
     let live: Vec<&Scored> = live
         .into_iter()
         .filter(|s| mergeable(features, s))
         .collect();
-    let leader = specific_leader(&live);
+    // Words only two memories share tie two of one type (see below).
+    let same_type: Vec<&Scored> = live.iter().copied().filter(|s| !s.cross_type).collect();
+    let leader = specific_leader(&same_type);
     if let Some(verdict) = exception_to(features, &live) {
         return verdict;
     }
@@ -444,7 +451,7 @@ fn switched<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
 /// ("Adding to the 500 ms IWDG note", "the exception to the no-CPU-limit
 /// rule").
 fn mergeable(features: &Features, s: &Scored) -> bool {
-    !s.cross_type
+    (!s.cross_type || s.kin)
         && !s.set_apart
         && (s.evidence.scope != ScopeRelation::Disjoint
             || (features.elaborates && s.specific.len() >= 2)
@@ -754,6 +761,9 @@ fn merge_or_split(
         return Some(verdict);
     }
     let leads = leader.is_some_and(|l| l.evidence.target == best.target);
+    // Words only two memories share tie two of one type; across types
+    // (see `Scored::kin`) only what the texts say alike does.
+    let leads = leads && !scored.cross_type;
     if (features.elaborates || adds_to(scored))
         && leads
         && scored.specific.len() >= 2
@@ -807,6 +817,7 @@ fn merge_or_split(
     // A title that announces a change ("… renamed to …") may replace the
     // target: that is for a person to tell, not a merge.
     if bodies_alike(best)
+        && !scored.cross_type
         && !features.announces_replacement()
         && !features.title_compares()
         && !runner_up_close

@@ -491,6 +491,10 @@ pub(super) struct Scored {
     pub(super) cross_type: bool,
     /// The two are a decision and a convention.
     pub(super) rules_pair: bool,
+    /// Of another type that holds the same kind of knowledge (see
+    /// [`same_kind`]): a gotcha that states a convention's rule is that
+    /// rule, told as a trap.
+    pub(super) kin: bool,
     /// The titles share their shape but name different things.
     pub(super) distinct: Option<Distinct>,
     /// The titles share a word that can tell things apart (not "use",
@@ -767,6 +771,15 @@ fn title_unmet(a: &Features, b: &Features) -> bool {
         .all(|w| !text::has_root(&b.roots, w))
 }
 
+/// Whether two types hold the same kind of knowledge: any two of decision,
+/// convention, gotcha and pattern (how things are done here and why, told
+/// as a choice, a rule, a trap or a recipe; which one capture picks is a
+/// guess), or one type twice. A goal and a working note are each their own.
+pub(super) fn same_kind(a: crate::model::MemoryType, b: crate::model::MemoryType) -> bool {
+    use crate::model::MemoryType::{Goal, Working};
+    a == b || !(matches!(a, Goal | Working) || matches!(b, Goal | Working))
+}
+
 /// Whether one is a decision and the other a convention: two ways to write
 /// down a rule.
 fn rules_pair(a: crate::model::MemoryType, b: crate::model::MemoryType) -> bool {
@@ -852,6 +865,7 @@ pub(super) fn evidence(
             .intersection(&target_features.title_tokens)
             .any(|w| !subject::generic(&text::root(w))),
         cross_type: candidate.kind != target.kind,
+        kin: candidate.kind != target.kind && same_kind(candidate.kind, target.kind),
         rules_pair: rules_pair(candidate.kind, target.kind),
         distinct,
         specific,
@@ -2053,7 +2067,7 @@ mod tests {
 
     #[test]
     fn reviewer_decisions_on_realistic_candidates() {
-        use MemoryType::{Convention, Decision as D, Gotcha, Pattern};
+        use MemoryType::{Convention, Decision as D, Goal, Gotcha, Pattern};
         let cases = [
             Case {
                 name: "verbatim duplicate",
@@ -2122,9 +2136,20 @@ mod tests {
                 target: None,
             },
             Case {
-                name: "other type is not comparable",
+                name: "a rule told as another type is the same rule",
                 kind: Convention,
                 title: "Ledger entries are append-only",
+                summary: "Never UPDATE or DELETE rows in ledger_entries; post a reversing entry instead.",
+                paths: &["src/ledger/**"],
+                tags: &[],
+                relation: Relation::Duplicate,
+                decision: Decision::Merge,
+                target: Some("ledger-append-only-0001"),
+            },
+            Case {
+                name: "a goal about a rule is other knowledge",
+                kind: Goal,
+                title: "Ledger entries are append-only everywhere",
                 summary: "Never UPDATE or DELETE rows in ledger_entries; post a reversing entry instead.",
                 paths: &["src/ledger/**"],
                 tags: &[],

@@ -11,10 +11,11 @@
 //! 2. **Comparability** ([`eligible`]): not a candidate of the same batch
 //!    (one command run: the same provenance source, capture time and
 //!    evidence) and not a candidate captured later (so chains between
-//!    candidates never form a cycle); the same type (any type when the
-//!    candidate has replacement wording, which may replace another type by
-//!    name, and for `dismissed` memories, which are dismissed whatever type
-//!    the repeat has); a status that can still be merged into or replaced
+//!    candidates never form a cycle); the same type, or two of decision,
+//!    convention, gotcha and pattern (one rule may be captured as any of
+//!    them), or any type when the candidate has replacement wording, which
+//!    may replace another type by name, and for `dismissed` memories, which
+//!    are dismissed whatever type the repeat has; a status that can still be merged into or replaced
 //!    (`active`, `stale`, or another pending `candidate`; `dismissed`
 //!    memories only count as a reason to reject a repeat). Scope is weighed
 //!    by the rules, not filtered: a moved file lives somewhere else than the
@@ -324,7 +325,7 @@ impl<'a> Reviewer<'a> {
             .collect();
         // A memory of another type may be replaced by name, and dismissed
         // knowledge is dismissed whatever type it comes back as; otherwise
-        // types never meet.
+        // only types of one kind meet (see `decide::same_kind`).
         let cross_type = !features.replacements().is_empty();
         let mut ranked: Vec<(usize, decide::Closeness)> = pool
             .iter()
@@ -424,11 +425,13 @@ pub fn siblings(a: &Memory, b: &Memory) -> bool {
 
 /// Whether `stored` can be merged into, replaced or duplicated by
 /// `candidate`: a status that can still change (or `dismissed`, as a reason
-/// to reject), and the same type, or any type for a candidate with
-/// replacement wording (replaced by name only, see `classify.rs`) and for a
-/// dismissed memory (repeated under another type).
+/// to reject), and the same type or kind ([`decide::same_kind`]), or any
+/// type for a candidate with replacement wording (replaced by name only, see
+/// `classify.rs`) and for a dismissed memory (repeated under another type).
 fn comparable(candidate: &Memory, stored: &Memory, cross_type: bool) -> bool {
-    let kinds = stored.kind == candidate.kind || cross_type || stored.status == Status::Dismissed;
+    let kinds = decide::same_kind(stored.kind, candidate.kind)
+        || cross_type
+        || stored.status == Status::Dismissed;
     kinds
         && matches!(
             stored.status,
