@@ -25,7 +25,7 @@
 //! | the candidate repeats the claim of exactly one memory (every content word of its title, same polarity): in one sentence, `combined ≥ RESTATED`, scope same / broader / both global; or across its text, `combined ≥ OVERLAP`, the same paths or modules | additive update (duplicate when it adds nothing) | merge |
 //! | shared terms below `RELATED`, scope not disjoint, no rival with shared terms | duplicate (additive update with additive wording) | merge |
 //! | the candidate elaborates ("Why …", "How to …", "also applies to", "same rule as") in a title with a word the target uses, or says it adds ("also", "on top of") in texts at least `RESTATED` alike, a scope not disjoint and no tools of one kind (see [`adds_to`]), and shares two or more words with the target that no other compared memory has, twice as many as any rival | additive update | merge |
-//! | candidate scope narrower than the target's (and not made of paths the target lists itself) and `combined ≥ RELATED` | possible split | accept |
+//! | candidate scope narrower than the target's (and not made of paths the target lists itself), a text that names the part ("webhook" for `src/api/webhooks/**` under `src/api/**`; a rule restated while working in one file names none), and `combined ≥ RELATED` | possible split | accept |
 //! | `combined ≥ RELATED` (or same identity), `summary ≥ OVERLAP`, adds information, no close runner-up | additive update | merge |
 //! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, scope same / broader / both global, or narrower with bodies `BODY_OVER_TITLE` more alike than titles and a title that opens with something the target names, in one of its first two telling words (see [`words_scope`]), and the titles do not name two tools of one kind (pnpm / Cargo), nor the target's title a thing in code the candidate never writes (`PodDisruptionBudget`), and each title has a content word the other memory uses ("Location access requested when the Map tab first opens" shares body words, not a subject, with "Ask for push permission after onboarding"), and the candidate's title reports no change as done ("… renamed to `APP_DB_DSN`"); a narrower scope made of paths the target lists as written counts as the same, and so does an overlapping one with six or more such words under a title that opens on something the target names; at `combined ≥ OVERLAP` six or more such words, titles of no shared shape naming different things, of one polarity and not contradicting each other | duplicate | merge |
 //! | bodies more alike than titles (summary ≥ `BODY_ALIKE` and `BODY_OVER_TITLE` above the title: the same knowledge told from another side, where a look-alike keeps the title's shape), no close runner-up, no tools of one kind, a title that announces no change | duplicate (additive update when it adds) | merge |
@@ -771,8 +771,7 @@ fn merge_or_split(
     {
         return Some(tied(scored, true));
     }
-    if best.scope == ScopeRelation::Narrower && best.combined >= RELATED && !scored.listed_in_target
-    {
+    if splits(scored) {
         return Some((
             Relation::PossibleSplit,
             Decision::Accept,
@@ -840,6 +839,17 @@ fn merge_or_split(
         ));
     }
     None
+}
+
+/// Whether the candidate is a rule for part of the target's scope: a
+/// narrower scope, not made of entries the target lists, whose part its
+/// text names (see `Scored::names_part`), in texts at least `RELATED` alike.
+fn splits(scored: &Scored) -> bool {
+    let best = &scored.evidence;
+    best.scope == ScopeRelation::Narrower
+        && best.combined >= RELATED
+        && !scored.listed_in_target
+        && scored.names_part
 }
 
 /// Whether the candidate tells the knowledge of the memory it leads by

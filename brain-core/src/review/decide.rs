@@ -525,6 +525,14 @@ pub(super) struct Scored {
     /// written: a narrower scope that picks some of the target's own
     /// entries, not a part carved out of one of them.
     pub(super) listed_in_target: bool,
+    /// The candidate's text names the part of the target's scope its own
+    /// scope carves out: a word of its paths or modules that neither the
+    /// target's scope nor its text has ("webhook" in "Validate webhook
+    /// bodies with zod", scoped to `src/api/webhooks/**` under
+    /// `src/api/**`). A rule restated while working in one file
+    /// (`services/orders/internal/client/inventory.go` under
+    /// `services/*/internal/client/**`) names none.
+    pub(super) names_part: bool,
     /// The titles name different tools of one kind, each unknown to the
     /// other memory ("pnpm store cache …" against "Cargo cache key …"), or
     /// each a capitalised name inside it that the other never uses ("R8
@@ -720,6 +728,32 @@ fn listed_in(candidate: &Memory, target: &Memory) -> bool {
         && c.modules.iter().all(|m| t.modules.contains(m))
 }
 
+/// See [`Scored::names_part`].
+fn names_part(
+    candidate: &Memory,
+    features: &Features,
+    target: &Memory,
+    target_features: &Features,
+) -> bool {
+    let words = |scope: &crate::model::Scope| -> BTreeSet<String> {
+        scope
+            .paths
+            .iter()
+            .chain(&scope.modules)
+            .flat_map(|p| p.split(|c: char| !c.is_alphanumeric()))
+            .filter(|w| w.chars().any(char::is_alphabetic))
+            .map(|w| text::root(&w.to_lowercase()))
+            .collect()
+    };
+    let theirs = words(&target.scope);
+    words(&candidate.scope).iter().any(|w| {
+        !subject::generic(w)
+            && !theirs.contains(w)
+            && !target_features.roots.contains(w)
+            && features.roots.contains(w)
+    })
+}
+
 /// Whether the candidate's title opens with words the target never uses:
 /// its first two words that can tell things apart (not stop words, numbers
 /// or [`subject::generic`] words), what the title is about ("The CLI prints
@@ -891,6 +925,7 @@ pub(super) fn evidence(
         retires_title_word,
         tools_apart,
         listed_in_target: listed_in(candidate, target),
+        names_part: names_part(candidate, features, target, target_features),
     }
 }
 
@@ -2122,6 +2157,17 @@ mod tests {
                 tags: &[],
                 relation: Relation::PossibleSplit,
                 decision: Decision::Accept,
+                target: Some("zod-bodies-0004"),
+            },
+            Case {
+                name: "a rule restated in one of its files is no split",
+                kind: Convention,
+                title: "Validate request bodies with zod",
+                summary: "Every handler parses its request body with a zod schema before use.",
+                paths: &["src/api/refunds/create.ts"],
+                tags: &[],
+                relation: Relation::AdditiveUpdate,
+                decision: Decision::Merge,
                 target: Some("zod-bodies-0004"),
             },
             Case {
