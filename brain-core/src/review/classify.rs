@@ -46,8 +46,8 @@
 //! of another type, except replaced by name, or, for two of decision,
 //! convention, gotcha and pattern (one rule told as a choice, a rule, a trap
 //! or a recipe), merged on what the texts say alike: a duplicate, a repeated
-//! claim, shared identifiers or an update at `RELATED`, never by words only
-//! the two share or bodies told from another side; a candidate of the same
+//! claim or an update at `RELATED`, never by identifiers both name, words
+//! only the two share or bodies told from another side; a candidate of the same
 //! batch (filtered before, in `mod.rs`).
 //!
 //! Words "only the two share" (see `mod.rs`) leave out the words of a path
@@ -969,7 +969,11 @@ fn same_terms(live: &[&Scored], scored: &Scored) -> Option<Verdict> {
     let rival = live
         .iter()
         .any(|s| s.evidence.target != best.target && s.same_topic());
+    // Identifiers both name make one rule of two of one type; across types
+    // they are often a rule and the helpers it is about ("make `odie`
+    // messages actionable" / "output helpers: `ohai`, `opoo`, `odie`").
     if scored.same_topic()
+        && !scored.cross_type
         && (same_scope(best.scope)
             || best.scope == ScopeRelation::Broader
             || (best.scope == ScopeRelation::Narrower && scored.shared.len() >= 2))
