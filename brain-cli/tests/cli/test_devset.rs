@@ -86,7 +86,7 @@ fn score(set: &str, floors: Floors) {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Measured on 2026-11-26 (docs/retrieval.md): R@5 0.74, MRR 0.58, abstain
+/// Measured on 2026-11-26 (docs/retrieval.md): R@5 0.75, MRR 0.59, abstain
 /// 18/19; per corpus, difficulty and style as in that report. Every floor
 /// is five points under what was measured.
 #[test]
@@ -94,9 +94,9 @@ fn the_dev_set_stays_above_its_floors() {
     score(
         "retrieval-dev",
         &[
-            ("all", Some(0.69), Some(0.53), Some(0.90)),
+            ("all", Some(0.70), Some(0.54), Some(0.90)),
             ("android__nowinandroid", Some(0.95), Some(0.73), Some(0.95)),
-            ("astral-sh__uv", Some(0.78), Some(0.68), Some(0.95)),
+            ("astral-sh__uv", Some(0.87), Some(0.78), Some(0.95)),
             ("biomejs__biome", Some(0.55), Some(0.35), Some(0.95)),
             ("denoland__deno", Some(0.85), Some(0.66), Some(0.95)),
             ("dotnet__aspire", Some(0.50), Some(0.28), Some(0.45)),
@@ -112,16 +112,16 @@ fn the_dev_set_stays_above_its_floors() {
             ("trpc__trpc", Some(0.62), Some(0.60), Some(0.95)),
             ("abstain", None, None, Some(0.90)),
             ("lexical", Some(0.91), Some(0.71), None),
-            ("paraphrase", Some(0.45), Some(0.35), None),
+            ("paraphrase", Some(0.47), Some(0.37), None),
             ("long_prompt", Some(0.56), Some(0.42), Some(0.95)),
             ("names_files", Some(0.72), Some(0.51), Some(0.81)),
             ("pasted_log", Some(0.76), Some(0.61), None),
-            ("short", Some(0.76), Some(0.63), Some(0.95)),
+            ("short", Some(0.80), Some(0.67), Some(0.95)),
         ],
     );
 }
 
-/// Measured on 2026-11-26: R@5 0.70, MRR 0.51, abstain 11/16; per corpus,
+/// Measured on 2026-11-26: R@5 0.72, MRR 0.54, abstain 11/16; per corpus,
 /// difficulty and style as in docs/retrieval.md. Every floor is five
 /// points under what was measured.
 #[test]
@@ -129,7 +129,7 @@ fn the_held_out_set_stays_above_its_floors() {
     score(
         "retrieval-holdout",
         &[
-            ("all", Some(0.65), Some(0.46), Some(0.64)),
+            ("all", Some(0.67), Some(0.49), Some(0.64)),
             (
                 "Azure__azure-sdk-for-java",
                 Some(0.50),
@@ -137,19 +137,19 @@ fn the_held_out_set_stays_above_its_floors() {
                 Some(0.95),
             ),
             ("Homebrew__brew", Some(0.65), Some(0.39), Some(0.95)),
-            ("PostHog__posthog", Some(0.65), Some(0.60), Some(0.45)),
+            ("PostHog__posthog", Some(0.75), Some(0.73), Some(0.45)),
             ("cybercog__laravel-love", Some(0.78), Some(0.54), Some(0.95)),
             ("duckdb__duckdb", Some(0.55), Some(0.36), Some(0.45)),
-            ("go-gitea__gitea", Some(0.73), Some(0.62), Some(0.45)),
+            ("go-gitea__gitea", Some(0.84), Some(0.73), Some(0.45)),
             ("openai__codex", Some(0.73), Some(0.56), Some(0.45)),
             ("tuist__tuist", Some(0.62), Some(0.33), Some(0.45)),
             ("abstain", None, None, Some(0.64)),
-            ("lexical", Some(0.75), Some(0.62), None),
-            ("paraphrase", Some(0.54), Some(0.31), None),
+            ("lexical", Some(0.78), Some(0.64), None),
+            ("paraphrase", Some(0.57), Some(0.34), None),
             ("long_prompt", Some(0.81), Some(0.56), Some(0.95)),
-            ("names_files", Some(0.49), Some(0.31), Some(0.20)),
+            ("names_files", Some(0.53), Some(0.36), Some(0.20)),
             ("pasted_log", Some(0.83), Some(0.63), None),
-            ("short", Some(0.51), Some(0.41), Some(0.70)),
+            ("short", Some(0.56), Some(0.46), Some(0.70)),
         ],
     );
 }
