@@ -213,8 +213,11 @@ fn novel_reason(all: &[Scored]) -> String {
     let e = &closest.evidence;
     let apart = if e.target_status == Status::Dismissed {
         "was dismissed in review, and this does not repeat it".to_owned()
-    } else if closest.cross_type {
+    } else if closest.cross_type && !closest.kin {
         "is of another type".to_owned()
+    } else if closest.cross_type {
+        // Of one kind, but only texts alike merge across types.
+        "is of another type and not alike enough to be the same rule".to_owned()
     } else if let Some(d) = &closest.distinct {
         format!("names `{}` where this says `{}`", d.target, d.candidate)
     } else if closest.tools_apart {
