@@ -121,7 +121,7 @@ fn the_dev_set_stays_above_its_floors() {
     );
 }
 
-/// Measured on 2026-11-26: R@5 0.72, MRR 0.54, abstain 11/16; per corpus,
+/// Measured on 2026-11-27: R@5 0.72, MRR 0.54, abstain 12/16; per corpus,
 /// difficulty and style as in docs/retrieval.md. Every floor is five
 /// points under what was measured.
 #[test]
@@ -129,7 +129,7 @@ fn the_held_out_set_stays_above_its_floors() {
     score(
         "retrieval-holdout",
         &[
-            ("all", Some(0.67), Some(0.49), Some(0.64)),
+            ("all", Some(0.67), Some(0.49), Some(0.70)),
             (
                 "Azure__azure-sdk-for-java",
                 Some(0.50),
@@ -140,14 +140,14 @@ fn the_held_out_set_stays_above_its_floors() {
             ("PostHog__posthog", Some(0.75), Some(0.73), Some(0.45)),
             ("cybercog__laravel-love", Some(0.78), Some(0.54), Some(0.95)),
             ("duckdb__duckdb", Some(0.55), Some(0.36), Some(0.45)),
-            ("go-gitea__gitea", Some(0.84), Some(0.73), Some(0.45)),
+            ("go-gitea__gitea", Some(0.84), Some(0.73), Some(0.95)),
             ("openai__codex", Some(0.73), Some(0.56), Some(0.45)),
             ("tuist__tuist", Some(0.62), Some(0.33), Some(0.45)),
-            ("abstain", None, None, Some(0.64)),
+            ("abstain", None, None, Some(0.70)),
             ("lexical", Some(0.78), Some(0.64), None),
             ("paraphrase", Some(0.57), Some(0.34), None),
             ("long_prompt", Some(0.81), Some(0.56), Some(0.95)),
-            ("names_files", Some(0.53), Some(0.36), Some(0.20)),
+            ("names_files", Some(0.53), Some(0.36), Some(0.45)),
             ("pasted_log", Some(0.83), Some(0.63), None),
             ("short", Some(0.56), Some(0.46), Some(0.70)),
         ],

@@ -1174,6 +1174,31 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_for_files_of_a_kind_says_little_about_files_of_another() {
+        let memories = [
+            memory(
+                "go-header",
+                "Add the current year into the copyright header of new `.go` files",
+                "Add the current year into the copyright header of new `.go` files.",
+                "",
+            ),
+            memory(
+                "fmt",
+                "Run `make fmt` before committing",
+                "Run `make fmt` to format Go files before committing.",
+                "",
+            ),
+        ];
+        let task = Some("Our footer says 2024. Change the copyright year to 2025.");
+        // A Go file: the rule is about it.
+        let s = inject_from(&memories, task, &["modules/setting/cache.go".to_owned()]);
+        assert_eq!(ids(&s).first().copied(), Some("go-header"), "{}", s.block);
+        // A footer template is no Go file.
+        let s = inject_from(&memories, task, &["templates/base/footer.tmpl".to_owned()]);
+        assert!(ids(&s).is_empty(), "{}", s.block);
+    }
+
+    #[test]
     fn an_activity_named_in_other_words_finds_the_rules_about_it() {
         let memories = vec![
             memory(

@@ -103,6 +103,11 @@ const FILE_RULE: f64 = 0.8;
 /// See [`FILE_RULE`].
 const ANY_FILE: f64 = 0.6;
 
+/// What relevance is left to a rule for files of some kinds when every path
+/// of the task is of another kind (see [`other_kinds`]), as for a rule about
+/// code against an edit of prose ([`PROSE_EDIT`]).
+const OTHER_KIND: f64 = 0.8;
+
 /// How specific a glob is, `0..=1`: literal segments count 1, segments with
 /// `*` or `?` count ½, `**` counts nothing; over three. `src/**` is weak
 /// evidence (0.33), `services/*/Dockerfile` strong (0.83),
@@ -452,6 +457,12 @@ pub fn rank<'a>(
             {
                 relevance *= PROSE_EDIT;
             }
+            // A rule for files of a kind ("the copyright header of new `.go`
+            // files") says little about a task whose every file is of
+            // another kind (a footer template).
+            if path == 0.0 && other_kinds(&m.file_rules, &paths) {
+                relevance *= OTHER_KIND;
+            }
             // The order saturates far later than relevance: among relevant
             // memories, more evidence still ranks higher.
             // A file the task makes that a file rule governs is evidence of
@@ -517,6 +528,19 @@ fn file_rule(rules: &[String], created: &[String]) -> f64 {
             }
         })
         .fold(0.0, f64::max)
+}
+
+/// Whether a memory governs files of named kinds only (`Doc::file_rules`,
+/// not every file) and the task has paths, none of them of those kinds.
+fn other_kinds(rules: &[String], paths: &[String]) -> bool {
+    !rules.is_empty()
+        && !rules.iter().any(|r| r == "*")
+        && !paths.is_empty()
+        && paths.iter().all(|p| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            name.rsplit_once('.')
+                .is_none_or(|(_, e)| !rules.iter().any(|r| r.eq_ignore_ascii_case(e)))
+        })
 }
 
 /// When a task edits only prose or settings (every path documentation, an
