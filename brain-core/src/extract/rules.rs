@@ -277,8 +277,22 @@ fn units(section: &Section) -> Vec<Unit> {
     while i < items.len() {
         let item = items[i];
         let list_kind = |k: ItemKind| matches!(k, ItemKind::Bullet | ItemKind::Numbered);
-        // A lead-in and the list, table or code it introduces.
-        if is_lead_in(item)
+        // A lead-in and the list, table or code it introduces; or a short
+        // label on the line right above a list ("Performance Optimization"
+        // over its bullets, no colon): never a fragment of the rule before.
+        let labels_next = items.get(i + 1).is_some_and(|n| {
+            list_kind(n.kind)
+                && n.line == item.line + 1
+                && item.kind == ItemKind::Paragraph
+                && !item.text.contains('\n')
+                && is_label(item)
+                && {
+                    let bare = strip_code(&item.text);
+                    let bare = bare.trim().trim_matches('*').trim();
+                    !bare.ends_with(['.', '!', '?', ';']) && bare.split_whitespace().count() <= 4
+                }
+        });
+        if (is_lead_in(item) || labels_next)
             && items
                 .get(i + 1)
                 .is_some_and(|n| n.kind != ItemKind::Paragraph)
@@ -1161,6 +1175,56 @@ mod tests {
         for (line, want) in cases {
             assert_eq!(is_catalogue_entry(line), want, "{line}");
         }
+    }
+
+    #[test]
+    fn a_label_right_above_a_list_labels_it_and_joins_no_rule() {
+        let text = "# Rust\n\n\
+                    Testing\n  \
+                    - Always write unit tests with `tokio::test` for async tests.\n  \
+                    - Always use mocks and fakes for external dependencies in tests.\n\n\
+                    Performance Optimization\n  \
+                    - Never add async overhead; use sync code where async is not needed.\n  \
+                    - Never block inside async functions; use `spawn_blocking`.\n\n\
+                    **Failure to keep this current breaks exports.**\n\
+                    - Never modify content in languages other than English.\n";
+        let file = parse(text, RuleFormat::Markdown).unwrap();
+        let drafts: Vec<_> = drafts(&file, "AGENTS.md", None).0;
+        let of = |start: &str| {
+            drafts
+                .iter()
+                .find(|d| d.draft.title.starts_with(start))
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{start}: {:?}",
+                        drafts.iter().map(|d| &d.draft.title).collect::<Vec<_>>()
+                    )
+                })
+        };
+        // The label is no fragment of the rule above it…
+        let mocks = of("Always use mocks and fakes");
+        assert!(
+            !mocks.draft.detail.contains("Performance"),
+            "{}",
+            mocks.draft.detail
+        );
+        // …but the context of the rules under it.
+        let overhead = of("Never add async overhead");
+        assert!(
+            overhead
+                .draft
+                .tags
+                .iter()
+                .any(|t| t == "performance-optimization"),
+            "{:?}",
+            overhead.draft.tags
+        );
+        // A sentence above a list is no label.
+        assert!(
+            drafts
+                .iter()
+                .all(|d| !d.draft.tags.iter().any(|t| t.starts_with("failure")))
+        );
     }
 
     #[test]
