@@ -517,9 +517,7 @@ fn file_rule(rules: &[String], created: &[String]) -> f64 {
     created
         .iter()
         .map(|p| {
-            let name = p.rsplit('/').next().unwrap_or(p);
-            let ext = name.rsplit_once('.').map(|(_, e)| e.to_lowercase());
-            if ext.is_some_and(|e| rules.contains(&e)) {
+            if extension(p).is_some_and(|e| rules.contains(&e)) {
                 1.0
             } else if rules.iter().any(|r| r == "*") {
                 ANY_FILE
@@ -536,11 +534,16 @@ fn other_kinds(rules: &[String], paths: &[String]) -> bool {
     !rules.is_empty()
         && !rules.iter().any(|r| r == "*")
         && !paths.is_empty()
-        && paths.iter().all(|p| {
-            let name = p.rsplit('/').next().unwrap_or(p);
-            name.rsplit_once('.')
-                .is_none_or(|(_, e)| !rules.iter().any(|r| r.eq_ignore_ascii_case(e)))
-        })
+        && paths
+            .iter()
+            .all(|p| extension(p).is_none_or(|e| !rules.contains(&e)))
+}
+
+/// The extension of a path's file name, lowercased (`cs` of
+/// `src/Aspire.Hosting.cs`).
+fn extension(path: &str) -> Option<String> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.').map(|(_, e)| e.to_lowercase())
 }
 
 /// When a task edits only prose or settings (every path documentation, an

@@ -763,10 +763,9 @@ fn merge_or_split(
     if let Some(verdict) = claim_update(live, scored).or_else(terms) {
         return Some(verdict);
     }
+    // The leader is of the candidate's type (see `classify`): across types
+    // (`Scored::kin`) only what the texts say alike merges.
     let leads = leader.is_some_and(|l| l.evidence.target == best.target);
-    // Words only two memories share tie two of one type; across types
-    // (see `Scored::kin`) only what the texts say alike does.
-    let leads = leads && !scored.cross_type;
     if (features.elaborates || adds_to(scored))
         && leads
         && scored.specific.len() >= 2

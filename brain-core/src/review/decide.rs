@@ -1252,10 +1252,6 @@ const FAMILIES: &[&[&str]] = &[
     ],
 ];
 
-/// The family members each title names that the other memory never does,
-/// from one family (see [`FAMILIES`]), or names written capitalised inside
-/// each title (not its first word, not an acronym) that the other memory
-/// never uses.
 /// [`family_apart`] and [`tools_switch`] of two memories.
 fn tools_of(
     candidate: &Memory,
@@ -1304,6 +1300,10 @@ fn tools_switch(
     })
 }
 
+/// The family members each title names that the other memory never does,
+/// from one family (see [`FAMILIES`]), or names written capitalised inside
+/// each title (not its first word, not an acronym) that the other memory
+/// never uses.
 fn family_apart(
     candidate_title: &str,
     target_title: &str,
@@ -1811,8 +1811,11 @@ fn scope_relation(candidate: &Memory, target: &Memory) -> ScopeRelation {
             // them too ("Because crates/codec forbids unsafe, the SIMD
             // kernels live in crates/codec-simd").
             let names = |m: &Memory, items: &[String]| {
-                let text = format!("{}\n{}\n{}", m.title, m.summary, m.detail);
-                items.iter().any(|item| names_path(&text, item))
+                items.iter().any(|item| {
+                    [&m.title, &m.summary, &m.detail]
+                        .iter()
+                        .any(|text| names_path(text, item))
+                })
             };
             if touch || names(candidate, &t) || names(target, &c) {
                 ScopeRelation::Overlapping
