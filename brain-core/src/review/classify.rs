@@ -10,7 +10,8 @@
 //! | (no replacement rule below applies to a memory written by the same command run as the candidate, such as another file of one `brain import`: one run states how things are now) | – | – |
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
-//! | a newer candidate states a value of the target differently, in both titles over the same frame or worded as a change ("now", "raised to"), in texts at least `RESTATED` alike or titles that share a word (a version both summaries name as background says nothing), not an exception carved out of part of the target's scope ("Exception: …", "every other … still"), no additive wording (unless its title states the new value and it is worded as a change), scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
+//! | the candidate's text names a directory of the target's paths that none of its own paths is in, and says where things are now ("the top-level `hosts/` directory is gone", "`ops/runbooks` was folded into `docs/runbooks`"), same type or a decision and a convention, `combined ≥ RESTATED` | full replacement | supersede |
+//! | a newer candidate states a value of the target differently, in both titles over the same frame, worded as a change ("now", "raised to"), or for the same paths without stating the old value of the same thing ("minSdk = 24 in android/app/build.gradle" against "minSdkVersion is 21" there), in texts at least `RESTATED` alike or titles that share a word (a version both summaries name as background says nothing), not an exception carved out of part of the target's scope ("Exception: …", "every other … still"), no additive wording (unless its title states the new value and it is worded as a change), scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
 //! | the two rules above point at two memories, the title states the new value and the memory holding the old one is the closer ("Dev Redis moved to host port 56380": the port rule, not the `make dev` rule the words before "moved to" also name) | full replacement | supersede that one |
 //! | a phrase reports as done ("was removed") the retirement of something the target's title names, same scope, `combined ≥ RELATED` ("the odeint wrapper was removed" against "Integrate … with scipy.integrate.odeint") | full replacement | supersede |
 //! | a newer candidate reports as done or decided ("has been decommissioned", "will be deleted") the retirement of a word of the target's title that no other compared memory shares with it, same type, scope not disjoint, `combined ≥ RESTATED` or four or more words only the two share ("the Elasticsearch cluster has been decommissioned" against "Product search is served by Elasticsearch") | full replacement | supersede |
@@ -253,6 +254,12 @@ fn supersede(scored: &Scored) -> Verdict {
     let best = &scored.evidence;
     let why = if best.lineage_link {
         "it names the memory in `supersedes`".to_owned()
+    } else if let Some(dir) = &scored.moved_from
+        && best.replacement_wording.is_empty()
+    {
+        format!(
+            "it says things moved out of `{dir}`, where the memory applies, and lives elsewhere"
+        )
     } else if let Some((new, old)) = scored.switches_tool
         && best.replacement_wording.is_empty()
         && scored.changed.is_none()
@@ -504,8 +511,9 @@ fn added<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
 /// and the change stated in both titles, or worded as a change ("now",
 /// "raised to", or a title that announces a move or replacement: "Device-farm
 /// runs moved to a new vendor" changing "Pixel 6" to "Pixel 7") about two
-/// words both values are about or in texts at least [`RESTATED`] alike. The
-/// strongest match wins, then the closest.
+/// words both values are about or in texts at least [`RESTATED`] alike, or
+/// stated anew for the same paths without the old value of the same thing
+/// (the value as it is now). The strongest match wins, then the closest.
 fn changed_value<'s>(live: &[&'s Scored], features: &Features) -> Option<&'s Scored> {
     let announced = features.announces_replacement();
     let additive_free = features.additive_wording_free();
@@ -527,8 +535,20 @@ fn changed_value<'s>(live: &[&'s Scored], features: &Features) -> Option<&'s Sco
                 && s.changed.as_ref().is_some_and(|c| {
                     // "also" elsewhere adds to the change a title announces
                     // ("timeout raised to 30 s … retries are also off").
+                    // The same setting of the same files, stated anew: the
+                    // value as it is now ("minSdk = 24 in
+                    // android/app/build.gradle" against "minSdkVersion is
+                    // 21" there).
+                    // The candidate no longer states the old value of what
+                    // it was about ("WCAG 2.1 AA 1.4.11" still says WCAG
+                    // 2.1; "5 attempts gave up too early" says why it
+                    // changed).
+                    let old = &c.old_value;
+                    let same_setting = s.evidence.scope == ScopeRelation::Same
+                        && s.evidence.combined >= RESTATED
+                        && !features.states_value(old, old.key.len().max(1));
                     (additive_free || (c.new_in_title && says_changed))
-                        && (c.replaces() || announced)
+                        && (c.replaces() || announced || same_setting)
                         && (c.in_titles
                             || s.evidence.combined >= RESTATED
                             // Otherwise the titles must share a word: "Schema
@@ -663,6 +683,7 @@ fn replaced_by_name<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
         .iter()
         .filter(|s| {
             s.evidence.lineage_link
+                || (s.moved_from.is_some() && s.kindred() && s.evidence.combined >= RESTATED)
                 || (!s.evidence.replacement_wording.is_empty()
                     && ((s.evidence.scope != ScopeRelation::Narrower && s.kindred())
                         || s.named_clearly())

@@ -132,7 +132,7 @@ pub(super) struct Features {
     claim: OnceCell<subject::Claim>,
     /// The sentences of the text, for finding another memory's claim, found
     /// when first needed.
-    sentences: OnceCell<Vec<(BTreeSet<String>, bool)>>,
+    sentences: OnceCell<Vec<subject::Sentence>>,
     /// Where the title ends in `text` (the summary and detail follow a line
     /// break later).
     title_len: usize,
@@ -311,7 +311,7 @@ impl Features {
     }
 
     /// The sentences of the memory (see [`subject::sentences`]).
-    fn sentences(&self) -> &[(BTreeSet<String>, bool)] {
+    fn sentences(&self) -> &[subject::Sentence] {
         self.sentences.get_or_init(|| {
             let (title, body) = self.text.split_at(self.title_len);
             subject::sentences(title, &body[1..])
@@ -516,6 +516,10 @@ pub(super) struct Scored {
     /// What a replacement phrase says is replaced holds a word of the
     /// target's title: what the target is about, not a detail of it.
     pub(super) names_title: bool,
+    /// The candidate says the files moved (see [`moved_away`]): the
+    /// directory of the target's scope its text names while its own scope
+    /// lies elsewhere and it says where things are now.
+    pub(super) moved_from: Option<String>,
     /// A phrase retiring something names a word of the target's title that
     /// only the target shares with the candidate among the memories compared
     /// ("logrus was dropped" against "API service logs via logrus"): the
@@ -796,6 +800,68 @@ fn title_name_unsaid(target: &Features, candidate: &Features) -> bool {
         .any(|t| !text::contains_sequence(&candidate.code_words, &t.words))
 }
 
+/// Words that say where things are now: "moved", "now", "is gone",
+/// "folded into", "no longer", "renamed", "reorganised".
+const MOVE_WORDS: &[&str] = &[
+    "mov",
+    "now",
+    "gon",
+    "fold",
+    "longer",
+    "relocat",
+    "renam",
+    "reorganiz",
+    "reorganis",
+    "restructur",
+    "migrat",
+];
+
+/// The directory of the target's scope the candidate says things moved
+/// out of, if it does: its text names a directory of the target's paths (`hosts/`,
+/// `ops/runbooks`, the `R/` folder) that none of its own paths is in, it
+/// has paths of its own, and it says where things are now ("now",
+/// "moved", "is gone", "folded into"). A path names where a rule lives;
+/// naming the old place while living in a new one is a move.
+fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Option<String> {
+    let own = &candidate.scope.paths;
+    if own.is_empty() || target.scope.paths.is_empty() {
+        return None;
+    }
+    let says_where = text::words(&features.text)
+        .iter()
+        .any(|w| MOVE_WORDS.iter().any(|m| text::root(w).starts_with(m)));
+    if !says_where {
+        return None;
+    }
+    let lower = features.text.to_lowercase();
+    target.scope.paths.iter().find_map(|path| {
+        let segments: Vec<&str> = path.split('/').collect();
+        // The directories before the first pattern or the file name.
+        let dirs: Vec<&str> = segments[..segments.len().saturating_sub(1)]
+            .iter()
+            .take_while(|s| !s.contains(['*', '?', '[', '{']))
+            .copied()
+            .collect();
+        if dirs.is_empty() {
+            return None;
+        }
+        let dir = dirs.join("/").to_lowercase();
+        let elsewhere = own
+            .iter()
+            .all(|p| !p.to_lowercase().starts_with(&format!("{dir}/")));
+        // Named as a directory: "hosts/", "ops/runbooks", "the R/ folder".
+        let named = lower.match_indices(&dir).any(|(i, _)| {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + dir.len()..].chars().next();
+            before.is_none_or(|c| !(c.is_alphanumeric() || matches!(c, '/' | '.' | '_' | '-')))
+                && (after == Some('/')
+                    || (dirs.len() >= 2
+                        && after.is_none_or(|c| !c.is_alphanumeric() && c != '-' && c != '_')))
+        });
+        (elsewhere && named).then(|| format!("{}/", dirs.join("/")))
+    })
+}
+
 /// Whether no content word of `a`'s title ([`text::root`]s that are not
 /// [`subject::generic`]) is a word of `b`.
 fn title_unmet(a: &Features, b: &Features) -> bool {
@@ -853,6 +919,7 @@ pub(super) fn evidence(
     let retires_own_word = retires_specific(features, target_features, &specific, false);
     let retires_specific = retires_specific(features, target_features, &specific, true);
     let opens = opens_apart(features, target_features);
+    let moved_from = moved_away(candidate, features, target);
     let names_specific = retired_title
         .iter()
         .any(|w| specific.contains(&text::root(w)));
@@ -907,6 +974,7 @@ pub(super) fn evidence(
         named_in_title,
         names_term,
         names_title,
+        moved_from,
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
         set_apart: sets_apart(features, target_features),
@@ -2254,6 +2322,91 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_whose_files_moved_away_is_replaced() {
+        use MemoryType::Convention;
+        // (name, target title, summary, paths; candidate title, summary,
+        // paths; decision)
+        type Row = (
+            &'static str,
+            (&'static str, &'static str, &'static [&'static str]),
+            (&'static str, &'static str, &'static [&'static str]),
+            Decision,
+        );
+        let rows: [Row; 4] = [
+            (
+                "the old directory is named and said to be gone",
+                (
+                    "Host configs in hosts/<name>/configuration.nix",
+                    "Each machine has hosts/<name>/configuration.nix; flake.nix maps nixosConfigurations to them.",
+                    &["hosts/**"],
+                ),
+                (
+                    "Host layout reorganized",
+                    "Machine configs are now nixos/hosts/<name>/default.nix; the top-level hosts/ directory is gone and flake.nix imports from nixos/hosts.",
+                    &["nixos/hosts/**"],
+                ),
+                Decision::Supersede,
+            ),
+            (
+                "a file's directory folded into another",
+                (
+                    "Failover runbook at ops/runbooks/pg-failover.md",
+                    "Switchover and failover steps are in ops/runbooks/pg-failover.md.",
+                    &["ops/runbooks/pg-failover.md"],
+                ),
+                (
+                    "Failover runbook moved",
+                    "The failover runbook is now docs/runbooks/postgres/failover.md (ops/runbooks was folded into docs/runbooks).",
+                    &["docs/runbooks/postgres/failover.md"],
+                ),
+                Decision::Supersede,
+            ),
+            // Naming the old place without saying anything moved is a rule of
+            // its own ("docs/runbooks" merely contains "runbooks").
+            (
+                "the directory named, nothing said to move",
+                (
+                    "Failover runbook at ops/runbooks/pg-failover.md",
+                    "Switchover and failover steps are in ops/runbooks/pg-failover.md.",
+                    &["ops/runbooks/pg-failover.md"],
+                ),
+                (
+                    "Backup runbook",
+                    "Restore drills follow docs/runbooks/backup.md; the failover steps stay in ops/runbooks.",
+                    &["docs/runbooks/backup.md"],
+                ),
+                Decision::Accept,
+            ),
+            (
+                "a neighbouring directory that merely ends alike",
+                (
+                    "Failover runbook at ops/runbooks/pg-failover.md",
+                    "Switchover and failover steps are in ops/runbooks/pg-failover.md.",
+                    &["ops/runbooks/pg-failover.md"],
+                ),
+                (
+                    "Failover drills",
+                    "Quarterly failover drills are now written up in devops/runbooks/drills.md.",
+                    &["devops/runbooks/drills.md"],
+                ),
+                Decision::Accept,
+            ),
+        ];
+        for (name, (tt, ts, tp), (ct, cs, cp), decision) in rows {
+            let stored = [memory("runbook-0001", Convention, tt, ts, tp)];
+            let out = review_new(&stored, Convention, ct, cs, cp);
+            assert_eq!(out.decision, decision, "{name}: {}", out.reason);
+            if decision == Decision::Supersede {
+                assert!(
+                    out.reason.contains("moved out of"),
+                    "{name}: {}",
+                    out.reason
+                );
+            }
+        }
+    }
+
+    #[test]
     fn a_clearly_named_replacement_crosses_scope_and_type() {
         use MemoryType::{Convention, Decision as D, Gotcha};
         struct Case {
@@ -2854,7 +3007,8 @@ mod tests {
             "{reason}"
         );
         assert!(reason.contains("from 10% to 1%"), "{reason}");
-        // A changed value elsewhere is never merged.
+        // The same setting of the same files stated anew, not in the title:
+        // the value as it is now.
         let (relation, decision, reason) = review(
             sampling,
             "Sentry traces are sampled in production",
@@ -2862,10 +3016,36 @@ mod tests {
         );
         assert_eq!(
             (relation, decision),
-            (Relation::AmbiguousOverlap, Decision::Accept),
+            (Relation::FullReplacement, Decision::Supersede),
             "{reason}"
         );
-        assert!(reason.contains("changed value"), "{reason}");
+        assert!(reason.contains("from 10% to 0.01"), "{reason}");
+        // Said for other files, a changed value is for a person to weigh:
+        // never merged, never replacing on its own.
+        let stored = [memory(
+            "sampling-0001",
+            D,
+            "Sentry traces are sampled at 10%",
+            "traces_sample_rate is 0.1 in production.",
+            &["svc/**"],
+        )];
+        let mut other_files = memory(
+            "candidate-ffff",
+            D,
+            "Sentry traces are sampled in production",
+            "traces_sample_rate is 0.01 in production, to stay within the quota.",
+            &["svc/api/**"],
+        );
+        other_files.status = Status::Candidate;
+        other_files.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+        let out = Reviewer::new(stored.iter()).review(&other_files);
+        assert_eq!(
+            (out.relation, out.decision),
+            (Relation::AmbiguousOverlap, Decision::Accept),
+            "{}",
+            out.reason
+        );
+        assert!(out.reason.contains("changed value"), "{}", out.reason);
         // The whole title, qualified: an update of the same rule.
         let deadline = memory(
             "grpc-deadline-0001",

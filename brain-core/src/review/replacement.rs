@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-use super::text::{STOPWORDS, clause_texts, root, words};
+use super::text::{STOPWORDS, clause_texts, root, stem, words};
 
 /// Wording that says a text replaces an earlier rule.
 pub const REPLACEMENT_WORDING: &[&str] = &[
@@ -312,6 +312,23 @@ fn object_side(phrase: &str) -> Side {
         _ => Side::After,
     }
 }
+
+/// Participles after "no longer" that say the thing before it went: "`$:`
+/// statements are no longer accepted in review".
+const NO_LONGER_ACCEPTED: &[&str] = &[
+    "accepted",
+    "allowed",
+    "permitted",
+    "supported",
+    "used",
+    "needed",
+    "required",
+    "wanted",
+    "recommended",
+    "welcome",
+    "merged",
+    "approved",
+];
 
 /// How many topic words next to a replacement phrase can name the replaced thing.
 const OBJECT_WORDS: usize = 6;
@@ -692,8 +709,15 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             }
             let after = object_words(after.iter());
             let before = object_words(clause[..start].iter().rev());
+            // "X is no longer accepted in review": a passive of
+            // acceptance says X is what went; "in review" is where.
+            let accepted_no_more = matches!(phrase, "no longer" | "not anymore")
+                && clause
+                    .get(start + len)
+                    .is_some_and(|w| NO_LONGER_ACCEPTED.iter().any(|a| stem(a) == *w))
+                && !before.is_empty();
             let sides = match object_side(phrase) {
-                Side::After if after.is_empty() => vec![before],
+                Side::After if after.is_empty() || accepted_no_more => vec![before],
                 Side::After | Side::From => vec![after],
                 // "Switched to the Input System package" names the new
                 // thing only: what it replaces is what the memory is about.
@@ -741,6 +765,11 @@ mod tests {
             (
                 "The jobs Redis instance is no longer needed.",
                 &[("no longer", &[&["jobs", "redis", "instance"]])],
+            ),
+            // What is no longer accepted comes before; where, after.
+            (
+                "Component-local writable stores are no longer accepted in review.",
+                &[("no longer", &[&["component", "local", "writable", "store"]])],
             ),
             (
                 "We migrated from CircleCI to GitHub Actions.",

@@ -256,8 +256,8 @@ impl Claim {
 /// The sentences of a memory (its title whole, and each sentence of its
 /// summary and detail) as their [`text::roots`], with whether each is
 /// negated. A question states nothing and is left out.
-pub(super) fn sentences(title: &str, body: &str) -> Vec<(BTreeSet<String>, bool)> {
-    let mut out = vec![(text::roots(title), negated(title))];
+pub(super) fn sentences(title: &str, body: &str) -> Vec<Sentence> {
+    let mut out = vec![Sentence::of(title)];
     let mut start = 0;
     let mut chars = body.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -268,12 +268,47 @@ pub(super) fn sentences(title: &str, body: &str) -> Vec<(BTreeSet<String>, bool)
             let stop = if end { i } else { i + c.len_utf8() };
             let sentence = &body[start..stop];
             if !sentence.trim().is_empty() && c != '?' {
-                out.push((text::roots(sentence), negated(sentence)));
+                out.push(Sentence::of(sentence));
             }
             start = i + c.len_utf8();
         }
     }
     out
+}
+
+/// One sentence of a memory, for finding another memory's claim in it.
+#[derive(Clone, Debug)]
+pub(super) struct Sentence {
+    /// Its [`text::root`]s.
+    pub(super) roots: BTreeSet<String>,
+    /// It holds a negation.
+    pub(super) negated: bool,
+    /// The roots of the words right after a negation ("never **throw**"),
+    /// up to three: what it denies.
+    pub(super) denied: BTreeSet<String>,
+}
+
+impl Sentence {
+    fn of(text: &str) -> Sentence {
+        let words = text::words(text);
+        let mut denied = BTreeSet::new();
+        for (i, w) in words.iter().enumerate() {
+            if w == "t" || text::NEGATIONS.contains(&w.as_str()) {
+                denied.extend(
+                    words[i + 1..]
+                        .iter()
+                        .filter(|w| !text::is_stopword(w))
+                        .take(3)
+                        .map(|w| text::root(w)),
+                );
+            }
+        }
+        Sentence {
+            roots: text::roots(text),
+            negated: negated(text),
+            denied,
+        }
+    }
 }
 
 /// Whether a text holds a negation ("not", "never", "no", "don't", "can't").
@@ -302,7 +337,7 @@ pub(super) enum Repeat {
 /// responses are never cached" does not repeat "Catalog responses are
 /// cached", it makes an exception to it.
 pub(super) fn repeats(
-    sentences: &[(BTreeSet<String>, bool)],
+    sentences: &[Sentence],
     words: &BTreeSet<String>,
     claim: &Claim,
 ) -> Option<Repeat> {
@@ -312,13 +347,23 @@ pub(super) fn repeats(
     let holds = |set: &BTreeSet<String>| claim.words.iter().all(|w| text::has_root(set, w));
     if sentences
         .iter()
-        .any(|(set, negated)| *negated == claim.negated && holds(set))
+        .any(|s| s.negated == claim.negated && holds(&s.roots))
     {
         Some(Repeat::InSentence)
     } else if sentences
         .first()
-        .is_some_and(|(_, negated)| *negated == claim.negated)
+        .is_some_and(|s| s.negated == claim.negated)
         && holds(words)
+        // Spread over the text, the claim is not repeated when a sentence
+        // denies a word of it and holds most of it: "Mutations … never
+        // throw for validation problems" against "Mutations throw on
+        // validation failures".
+        && !sentences.iter().any(|s| {
+            !claim.negated
+                && claim.words.iter().any(|w| text::has_root(&s.denied, w))
+                && 2 * claim.words.iter().filter(|w| text::has_root(&s.roots, w)).count()
+                    > claim.words.len()
+        })
     {
         Some(Repeat::InText)
     } else {
@@ -491,6 +536,20 @@ mod tests {
                 "Requests with an Authorization header get Cache-Control private.",
                 "Catalog responses are cached at the CDN",
                 None,
+            ),
+            // Spread over the text, with a sentence that denies most of it.
+            (
+                "Validation errors are part of the mutation payload",
+                "Mutations return userErrors for validation problems and never throw a GraphQLError for them. Thrown errors are for unexpected failures.",
+                "Mutations throw GraphQLError on validation failures",
+                None,
+            ),
+            // A negation elsewhere in that sentence denies none of it.
+            (
+                "pod install after plugin changes - plus repo update",
+                "After changing Flutter plugins, pod install is needed for iOS; if it fails with 'could not find compatible versions', run pod install --repo-update.",
+                "Run pod install after changing Flutter plugins",
+                Some(Repeat::InText),
             ),
             // A title is one statement; a question in the body states nothing.
             (

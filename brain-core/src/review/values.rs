@@ -202,6 +202,8 @@ pub(super) struct ValueChange {
     pub(super) strength: (u8, usize),
     /// The candidate's value.
     pub(super) new_value: Value,
+    /// The target's value.
+    pub(super) old_value: Value,
 }
 
 impl ValueChange {
@@ -361,6 +363,7 @@ fn describe(
         worded,
         strength,
         new_value: new.clone(),
+        old_value: old.clone(),
     }
 }
 
