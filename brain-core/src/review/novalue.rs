@@ -74,6 +74,9 @@ const UNSETTLED: &[&str] = &[
     "revisit next",
     "look into",
     "at some point",
+    "still need to",
+    "still have to",
+    "need to finish",
     "need to check",
     "should investigate",
     "to investigate",
@@ -190,6 +193,19 @@ const PLATITUDE: &[&str] = &[
     "where",
     "named",
     "can",
+    "better",
+    "worse",
+    "big",
+    "bigger",
+    "smaller",
+    "short",
+    "shorter",
+    "method",
+    "methods",
+    "class",
+    "classes",
+    "ones",
+    "than",
 ];
 
 /// Words that state a change or a present state ("X is now Y", "moved
@@ -221,6 +237,19 @@ const DAY_STATES: &[&str] = &[
     "green now",
     "works now",
     "passing now",
+];
+
+/// What someone expects of their own fix ("should be green now"): the
+/// state of the day, not a rule.
+const EXPECTATIONS: &[&str] = &[
+    "should be green",
+    "should be fine",
+    "should be fixed",
+    "should be ok",
+    "should be okay",
+    "should be good",
+    "should work now",
+    "should pass now",
 ];
 
 /// A consequence that did not happen ("lockfile updated, nothing broke"):
@@ -509,18 +538,25 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     // A report of work must be about routine work ("Renamed the orders table
     // to purchases" is a lasting fact; "Renamed a variable" is not).
     let routine_work = work && (!text::find_phrases(&all, ROUTINE).is_empty() || has_version(&all));
-    if status.is_none() && !diary && !routine_work {
+    // A wish put off twice over ("we should look into it at some point")
+    // settles nothing, whatever its title.
+    let put_off = text::find_phrases(&all, UNSETTLED).len() >= 2;
+    if status.is_none() && !diary && !routine_work && !put_off {
         return None;
     }
     // A status line that says nothing was settled quotes rule words without
     // stating a rule; a report's own verb ("Removed an unused import") is no
     // replacement.
-    let unsettled = status.is_some() && !text::find_phrases(&all, UNSETTLED).is_empty();
+    let unsettled =
+        put_off || (status.is_some() && !text::find_phrases(&all, UNSETTLED).is_empty());
     let mut durable = text::find_phrases(&all, DURABLE);
     durable.extend(text::find_phrases(&all, CHANGE_STATES));
     // "It passed on a re-run, so it's fine now": the state of the day.
     if !text::find_phrases(&all, DAY_STATES).is_empty() {
         durable.retain(|d| *d != "now");
+    }
+    if !text::find_phrases(&all, EXPECTATIONS).is_empty() {
+        durable.retain(|d| !matches!(*d, "should" | "now"));
     }
     // "Nothing broke": how the day went, not a consequence.
     let outcomes = text::find_phrases(&all, NOTHING_HAPPENED);
@@ -544,6 +580,11 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
         (Some(s), _) => format!("a status line (\"{s}\"), not knowledge that lasts"),
         (None, Some(e)) if diary && !reported => format!(
             "a diary entry (\"{e}\"): \"{}\" states no rule, reason or lasting fact",
+            title_opening(title, first)
+        ),
+        _ if put_off && !routine_work => format!(
+            "a wish put off (\"{}\"): \"{}\" settles nothing",
+            text::find_phrases(&all, UNSETTLED).join("\", \""),
             title_opening(title, first)
         ),
         _ => format!(
@@ -932,6 +973,40 @@ mod tests {
             (
                 "Checked why exports time out",
                 "Exports over 50k rows time out because the worker has a 30 s limit; use the async export.",
+                false,
+            ),
+            // What someone expects of their own fix is the day's state.
+            (
+                "Fixed flaky OrdersControllerTest",
+                "OrdersControllerTest was failing randomly on CI again, fixed it. Should be green now.",
+                true,
+            ),
+            // A status line that lists what is left settles nothing.
+            (
+                "WIP billing refactor",
+                "WIP - rebased on main, resolved conflicts in composer.lock. Still need to finish the rest tomorrow.",
+                true,
+            ),
+            // A wish put off twice over, whatever its title.
+            (
+                "Make the nightly job faster",
+                "We should look into making the Spark nightly job faster at some point, it feels slow.",
+                true,
+            ),
+            (
+                "Keep code clean",
+                "Always write clean, readable code with meaningful names and good tests. Small methods are better than big ones.",
+                true,
+            ),
+            // A rule that says when to look into something is a rule.
+            (
+                "Nightly job over 2 hours pages on-call",
+                "If the Spark nightly job runs past 2 hours, look into the skewed join first; the alert fires at 02:00.",
+                false,
+            ),
+            (
+                "Big migrations run in batches",
+                "Backfills over 1M rows must run in batches of 10k, otherwise replication lags behind.",
                 false,
             ),
         ];
