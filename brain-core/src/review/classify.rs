@@ -544,8 +544,16 @@ fn changed_value<'s>(live: &[&'s Scored], features: &Features) -> Option<&'s Sco
                     // 2.1; "5 attempts gave up too early" says why it
                     // changed).
                     let old = &c.old_value;
-                    let same_setting = s.evidence.scope == ScopeRelation::Same
-                        && s.evidence.combined >= RESTATED
+                    let here = match s.evidence.scope {
+                        ScopeRelation::Same => s.evidence.combined >= RESTATED,
+                        // Said of no files, the texts must be about one
+                        // thing, and the value of one setting.
+                        ScopeRelation::BothGlobal => {
+                            s.evidence.combined >= RELATED && c.strength.1 >= 2
+                        }
+                        _ => false,
+                    };
+                    let same_setting = here
                         && !features.states_value(old, old.key.len().max(1));
                     (additive_free || (c.new_in_title && says_changed))
                         && (c.replaces() || announced || same_setting)

@@ -3046,6 +3046,22 @@ mod tests {
             out.reason
         );
         assert!(out.reason.contains("changed value"), "{}", out.reason);
+        // Said of no files, the same setting in texts about one thing.
+        let stored = [memory(
+            "statement-timeout-0001",
+            D,
+            "Postgres statement_timeout is 30s for the app role",
+            "ALTER ROLE app SET statement_timeout = '30s'; reports use their own role.",
+            &[],
+        )];
+        let out = review_new(
+            &stored,
+            D,
+            "Postgres statement_timeout for the app role",
+            "ALTER ROLE app SET statement_timeout = '15s'; reports use their own role.",
+            &[],
+        );
+        assert_eq!(out.decision, Decision::Supersede, "{}", out.reason);
         // The whole title, qualified: an update of the same rule.
         let deadline = memory(
             "grpc-deadline-0001",
