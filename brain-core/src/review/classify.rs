@@ -849,6 +849,7 @@ fn merge_or_split(
     if bodies_alike(best)
         && !scored.cross_type
         && !features.announces_replacement()
+        && !features.title_reports_change()
         && !features.title_compares()
         && !runner_up_close
         && !scored.tools_apart

@@ -266,7 +266,10 @@ impl Features {
     /// about a memory, never the same knowledge in other words. Rules that
     /// turn something down ("… instead of …", "stop …") are not reports.
     pub(super) fn title_reports_change(&self) -> bool {
-        !text::find_phrases(&self.text[..self.title_len], REPORTED_CHANGES).is_empty()
+        let title = &self.text[..self.title_len];
+        !text::find_phrases(title, REPORTED_CHANGES).is_empty()
+            // "Demo data has its own task now", "… is per-board now".
+            || text::words(title).iter().any(|w| w == "now")
     }
 
     /// The [`text::root`]s of the title.
@@ -2319,6 +2322,26 @@ mod tests {
             );
             assert!(!out.reason.is_empty());
         }
+    }
+
+    #[test]
+    fn a_title_that_says_how_things_are_now_is_never_folded_in() {
+        use MemoryType::Convention;
+        let stored = [memory(
+            "demo-seed-0001",
+            Convention,
+            "Demo data via db:seed",
+            "`bin/rails db:seed` loads db/seeds.rb, which creates the demo accounts, sample orders and the admin user for local dev and review apps.",
+            &["db/seeds.rb"],
+        )];
+        let out = review_new(
+            &stored,
+            Convention,
+            "Demo data has its own task now",
+            "Demo accounts and sample orders for local dev are created by `bin/rails demo:seed` (lib/tasks/demo.rake, data in db/demo/). db/seeds.rb only holds reference data.",
+            &["lib/tasks/demo.rake", "db/seeds.rb"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{}", out.reason);
     }
 
     #[test]
