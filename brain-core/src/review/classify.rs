@@ -278,6 +278,13 @@ fn supersede(scored: &Scored) -> Verdict {
         } else {
             format!("{place} \"{}\" from {} to {}", c.subject, c.old, c.new)
         }
+    } else if best.replacement_wording.is_empty() {
+        // A title that says how things stand now, tied by words only the
+        // two share.
+        format!(
+            "its title says how things stand now, about what only it shares with it ({})",
+            scored.specific.join(", ")
+        )
     } else {
         format!("it says \"{}\"", best.replacement_wording.join("\", \""))
     };

@@ -266,10 +266,9 @@ impl Features {
     /// about a memory, never the same knowledge in other words. Rules that
     /// turn something down ("… instead of …", "stop …") are not reports.
     pub(super) fn title_reports_change(&self) -> bool {
-        let title = &self.text[..self.title_len];
-        !text::find_phrases(title, REPORTED_CHANGES).is_empty()
-            // "Demo data has its own task now", "… is per-board now".
-            || text::words(title).iter().any(|w| w == "now")
+        // "Demo data has its own task now", "… is per-board now".
+        !text::find_phrases(&self.text[..self.title_len], REPORTED_CHANGES).is_empty()
+            || self.title_says_now()
     }
 
     /// The [`text::root`]s of the title.
@@ -2325,7 +2324,7 @@ mod tests {
     }
 
     #[test]
-    fn a_title_that_says_how_things_are_now_is_never_folded_in() {
+    fn a_title_that_says_how_things_are_now_replaces_or_waits() {
         use MemoryType::Convention;
         let stored = [memory(
             "demo-seed-0001",
@@ -2340,6 +2339,37 @@ mod tests {
             "Demo data has its own task now",
             "Demo accounts and sample orders for local dev are created by `bin/rails demo:seed` (lib/tasks/demo.rake, data in db/demo/). db/seeds.rb only holds reference data.",
             &["lib/tasks/demo.rake", "db/seeds.rb"],
+        );
+        assert_eq!(out.decision, Decision::Supersede, "{}", out.reason);
+        assert!(
+            out.reason.contains("how things stand now"),
+            "{}",
+            out.reason
+        );
+        // Living elsewhere, it is for a person to weigh, never folded in as
+        // the same knowledge in other words.
+        let stored = [
+            memory(
+                "demo-seed-0001",
+                Convention,
+                "Demo data via db:seed",
+                "`bin/rails db:seed` loads db/seeds.rb, which creates the demo accounts, sample orders and the admin@example.test user for local dev and review apps.",
+                &["db/seeds.rb"],
+            ),
+            memory(
+                "bin-setup-0002",
+                Convention,
+                "bin/setup is idempotent",
+                "bin/setup can be re-run anytime; it installs gems, prepares the DB and clears tmp.",
+                &[],
+            ),
+        ];
+        let out = review_new(
+            &stored,
+            Convention,
+            "Demo data has its own task now",
+            "Demo accounts and sample orders are created by `bin/rails demo:seed` (lib/tasks/demo.rake, data in db/demo/). db/seeds.rb only holds reference data (countries, plans).",
+            &["lib/tasks/demo.rake", "db/demo/**"],
         );
         assert_ne!(out.decision, Decision::Merge, "{}", out.reason);
     }
