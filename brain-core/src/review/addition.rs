@@ -97,12 +97,32 @@ pub(super) fn added_to(text: &str) -> Vec<BTreeSet<String>> {
                 continue;
             };
             let object = object_words(clause[the + 1..end].iter());
-            if object.len() >= 2 {
+            // One word names a note when it is a name in code: "the
+            // `$fillable` rule", not "the lint rule".
+            if object.len() >= 2
+                || (object.len() == 1 && object.iter().all(|w| in_code(written, w)))
+            {
                 out.push(object);
             }
         }
     }
     out
+}
+
+/// Whether `word` (a [`words`] word) is written in `text` as a name in code:
+/// in backticks, after a sigil (`$fillable`, `@Transactional`) or as an
+/// identifier (`select_for_update`, `useEffect`).
+fn in_code(text: &str, word: &str) -> bool {
+    let quoted = text.split('`').skip(1).step_by(2);
+    let sigils = text
+        .split_whitespace()
+        .filter(|t| t.starts_with(['$', '@']) || t.contains('_'));
+    quoted
+        .chain(sigils)
+        .any(|t| words(t).iter().any(|w| w == word))
+        || super::text::terms(text)
+            .iter()
+            .any(|t| t.words.len() == 1 && t.words[0] == word)
 }
 
 /// Words after which "the … rule" names an earlier note by what it says.
@@ -143,6 +163,11 @@ mod tests {
             ),
             // One word names no note; a reference above is not read twice.
             ("The lint rule stays.", &[]),
+            // Unless it is a name in code.
+            (
+                "The $fillable rule also applies to custom pivot classes.",
+                &[&["fillable"]],
+            ),
             // An instruction to add something names nothing it extends.
             ("Add to the allow list any new shader keyword.", &[]),
             ("Retries also apply to 429 responses.", &[]),

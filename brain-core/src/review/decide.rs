@@ -321,12 +321,21 @@ impl Features {
     }
 
     /// How many of `words` the additive reference of the text that names
-    /// the most of them names (see [`addition::added_to`]).
-    fn added_words(&self, words: &BTreeSet<String>) -> usize {
+    /// the most of them names (see [`addition::added_to`]); a reference
+    /// of one word that the target's title holds (`$fillable` of "Models
+    /// declare $fillable") names the memory as well as two.
+    fn added_words(&self, words: &BTreeSet<String>, title: &BTreeSet<String>) -> usize {
         self.added_to
             .get_or_init(|| addition::added_to(&self.text))
             .iter()
-            .map(|o| o.intersection(words).count())
+            .map(|o| {
+                let n = o.intersection(words).count();
+                if o.len() == 1 && o.iter().all(|w| title.contains(w)) {
+                    n.max(2)
+                } else {
+                    n
+                }
+            })
             .max()
             .unwrap_or(0)
     }
@@ -956,7 +965,7 @@ pub(super) fn evidence(
         negates_shared: target.status == crate::model::Status::Dismissed
             && negates_shared(features, target_features),
         whole: round(text::jaccard(&features.topic, &target_features.topic)),
-        added_words: features.added_words(&target_words),
+        added_words: features.added_words(&target_words, &text::tokens(&target.title)),
         repeats_claim: subject::repeats(
             features.sentences(),
             &features.roots,
@@ -2370,6 +2379,49 @@ mod tests {
             "Demo data has its own task now",
             "Demo accounts and sample orders are created by `bin/rails demo:seed` (lib/tasks/demo.rake, data in db/demo/). db/seeds.rb only holds reference data (countries, plans).",
             &["lib/tasks/demo.rake", "db/demo/**"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{}", out.reason);
+    }
+
+    #[test]
+    fn a_rule_named_by_its_name_in_code_is_added_to() {
+        use MemoryType::{Convention, Gotcha};
+        let stored = [
+            memory(
+                "fillable-0001",
+                Convention,
+                "Models declare $fillable, never $guarded = []",
+                "Every Eloquent model lists mass-assignable attributes in $fillable; `protected $guarded = [];` is rejected in review.",
+                &["app/Models/**"],
+            ),
+            memory(
+                "soft-delete-0002",
+                Gotcha,
+                "Soft-deleted rows still hit unique indexes",
+                "Unique indexes must include deleted_at or be partial.",
+                &["database/migrations/**"],
+            ),
+        ];
+        let out = review_new(
+            &stored,
+            Convention,
+            "Custom pivot models need it too",
+            "Custom pivot classes (extends Pivot) fall under the $fillable rule: TeamUser had none and updateExistingPivot() with request data let a member set is_owner.",
+            &["app/Models/Pivots/**"],
+        );
+        assert_eq!(
+            verdict_of(&out),
+            (Decision::Merge, Some("fillable-0001")),
+            "{}",
+            out.reason
+        );
+        // A plain word names no rule: "the lint rule".
+        let out = review_new(
+            &stored,
+            Convention,
+            "Pivot models get a policy",
+            "Custom pivot classes (extends Pivot) fall under the lint rule; each gets a policy class.",
+            &["app/Models/Pivots/**"],
         );
         assert_ne!(out.decision, Decision::Merge, "{}", out.reason);
     }
