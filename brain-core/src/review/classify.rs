@@ -29,7 +29,7 @@
 //! | candidate scope narrower than the target's (and not made of paths the target lists itself), a text that names the part ("webhook" for `src/api/webhooks/**` under `src/api/**`; a rule restated while working in one file names none), and `combined ≥ RELATED` | possible split | accept |
 //! | `combined ≥ RELATED` (or same identity), `summary ≥ OVERLAP`, adds information, no close runner-up | additive update | merge |
 //! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, scope same / broader / both global, or narrower with bodies `BODY_OVER_TITLE` more alike than titles and a title that opens with something the target names, in one of its first two telling words (see [`words_scope`]), and the titles do not name two tools of one kind (pnpm / Cargo), nor the target's title a thing in code the candidate never writes (`PodDisruptionBudget`), and each title has a content word the other memory uses ("Location access requested when the Map tab first opens" shares body words, not a subject, with "Ask for push permission after onboarding"), and the candidate's title reports no change as done ("… renamed to `APP_DB_DSN`"); a narrower scope made of paths the target lists as written counts as the same, and so does an overlapping one with six or more such words under a title that opens on something the target names; at `combined ≥ OVERLAP` six or more such words, titles of no shared shape naming different things, of one polarity and not contradicting each other | duplicate | merge |
-//! | bodies more alike than titles (summary ≥ `BODY_ALIKE` and `BODY_OVER_TITLE` above the title: the same knowledge told from another side, where a look-alike keeps the title's shape), no close runner-up, no tools of one kind, a title that announces no change | duplicate (additive update when it adds) | merge |
+//! | bodies more alike than titles (summary ≥ `BODY_ALIKE` and `BODY_OVER_TITLE` above the title: the same knowledge told from another side, where a look-alike keeps the title's shape), no close runner-up, no tools of one kind, a title that announces no change and says nothing of how things are now; across types, nothing of the target's title turned down | duplicate (additive update when it adds) | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept |
 //!
 //! Never merged: a candidate whose title compares a value with what it
@@ -47,8 +47,10 @@
 //! of another type, except replaced by name, or, for two of decision,
 //! convention, gotcha and pattern (one rule told as a choice, a rule, a trap
 //! or a recipe), merged on what the texts say alike: a duplicate, a repeated
-//! claim or an update at `RELATED`, never by identifiers both name, words
-//! only the two share or bodies told from another side; a candidate of the same
+//! claim, an update at `RELATED` or bodies told from another side when the
+//! candidate turns down no word of the target's title ("…, not
+//! `server.proxy`"), never by identifiers both name or words only the two
+//! share; a candidate of the same
 //! batch (filtered before, in `mod.rs`).
 //!
 //! Words "only the two share" (see `mod.rs`) leave out the words of a path
@@ -854,7 +856,10 @@ fn merge_or_split(
     // A title that announces a change ("… renamed to …") may replace the
     // target: that is for a person to tell, not a merge.
     if bodies_alike(best)
-        && !scored.cross_type
+        // Across types (one rule told as a trap and as a convention), only
+        // when the candidate sets itself against nothing the target's
+        // title names.
+        && (!scored.cross_type || (scored.kin && !scored.turns_down_title))
         && !features.announces_replacement()
         && !features.title_reports_change()
         && !features.title_compares()

@@ -559,6 +559,11 @@ pub(super) struct Scored {
     /// candidate never writes: words they share elsewhere are about
     /// something else.
     pub(super) title_name_unsaid: bool,
+    /// The candidate turns down a word of the target's title that the
+    /// target does not turn down ("preview uses preview.proxy, not
+    /// server.proxy" against "Vite dev server proxies /api …"): it sets
+    /// itself against the target's subject, whatever else the bodies share.
+    pub(super) turns_down_title: bool,
     /// One title's content words appear nowhere in the other memory: each
     /// names its own subject ("Location access requested when the Map tab
     /// first opens" against "Ask for push permission after onboarding"),
@@ -988,6 +993,9 @@ pub(super) fn evidence(
         moved_from,
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
+        turns_down_title: features.rejected.iter().any(|w| {
+            target_features.title_roots().contains(w) && !target_features.rejected.contains(w)
+        }),
         set_apart: sets_apart(features, target_features),
         switches_tool,
         addresses_differ: addresses_differ(features.addresses(), target_features.addresses()),
@@ -2422,6 +2430,57 @@ mod tests {
             "Pivot models get a policy",
             "Custom pivot classes (extends Pivot) fall under the lint rule; each gets a policy class.",
             &["app/Models/Pivots/**"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{}", out.reason);
+    }
+
+    #[test]
+    fn a_rule_told_as_a_trap_from_another_side_is_that_rule() {
+        use MemoryType::{Convention, Gotcha};
+        let stored = [
+            memory(
+                "eager-load-0001",
+                Convention,
+                "Eager-load associations rendered in lists",
+                "Collections rendered in index views must preload the associations the partials touch (includes/preload in the controller scope); Bullet is enabled in development to catch misses.",
+                &["app/controllers/**", "app/views/**"],
+            ),
+            memory(
+                "strong-params-0002",
+                Convention,
+                "Strong params in a private *_params method",
+                "Each controller defines a private `<resource>_params` method with require/permit.",
+                &["app/controllers/**"],
+            ),
+        ];
+        let out = review_new(
+            &stored,
+            Gotcha,
+            "Index pages fire a query per row when a partial reads an association",
+            "if orders/index renders order.customer.name per row, Rails does one SELECT per order. Load the association up front in the controller: Order.includes(:customer).",
+            &["app/controllers/orders_controller.rb"],
+        );
+        assert_eq!(
+            verdict_of(&out),
+            (Decision::Merge, Some("eager-load-0001")),
+            "{}",
+            out.reason
+        );
+        // A trap that turns down what the rule's title names is another
+        // thing, however alike the bodies.
+        let stored = [memory(
+            "vite-proxy-0001",
+            Convention,
+            "Vite dev server proxies /api to the local backend",
+            "vite.config.ts sets server.proxy['/api'] to http://localhost:8080 so the SPA uses relative URLs in development; never hard-code the backend host.",
+            &["web/vite.config.ts"],
+        )];
+        let out = review_new(
+            &stored,
+            Gotcha,
+            "vite preview ignores server.proxy",
+            "When smoke-testing the production bundle with vite preview, /api calls 404 because preview uses preview.proxy, not server.proxy. web/vite.config.ts now defines preview.proxy['/api'] to http://localhost:8080 as well.",
+            &["web/vite.config.ts"],
         );
         assert_ne!(out.decision, Decision::Merge, "{}", out.reason);
     }
