@@ -878,6 +878,15 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
     })
 }
 
+/// Whether the candidate turns down a word of the target's title that the
+/// target does not turn down (see [`Scored::turns_down_title`]).
+fn turns_down_title(candidate: &Features, target: &Features) -> bool {
+    candidate
+        .rejected
+        .iter()
+        .any(|w| target.title_roots().contains(w) && !target.rejected.contains(w))
+}
+
 /// Whether no content word of `a`'s title ([`text::root`]s that are not
 /// [`subject::generic`]) is a word of `b`.
 fn title_unmet(a: &Features, b: &Features) -> bool {
@@ -935,7 +944,6 @@ pub(super) fn evidence(
     let retires_own_word = retires_specific(features, target_features, &specific, false);
     let retires_specific = retires_specific(features, target_features, &specific, true);
     let opens = opens_apart(features, target_features);
-    let moved_from = moved_away(candidate, features, target);
     let names_specific = retired_title
         .iter()
         .any(|w| specific.contains(&text::root(w)));
@@ -990,12 +998,10 @@ pub(super) fn evidence(
         named_in_title,
         names_term,
         names_title,
-        moved_from,
+        moved_from: moved_away(candidate, features, target),
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
-        turns_down_title: features.rejected.iter().any(|w| {
-            target_features.title_roots().contains(w) && !target_features.rejected.contains(w)
-        }),
+        turns_down_title: turns_down_title(features, target_features),
         set_apart: sets_apart(features, target_features),
         switches_tool,
         addresses_differ: addresses_differ(features.addresses(), target_features.addresses()),
