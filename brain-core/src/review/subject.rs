@@ -208,16 +208,17 @@ const GENERIC: &[&str] = &[
     "about", "add", "after", "again", "all", "also", "always", "any", "anything", "around", "back",
     "befor", "between", "both", "but", "call", "can", "cannot", "chang", "check", "could", "creat",
     "default", "did", "differ", "doe", "don", "done", "each", "either", "els", "ensur", "even",
-    "ever", "every", "exist", "first", "full", "get", "give", "go", "had", "how", "if", "instead",
-    "just", "keep", "last", "les", "like", "mak", "many", "may", "more", "most", "much", "must",
-    "need", "never", "new", "next", "no", "non", "not", "now", "off", "old", "once", "one", "only",
-    "other", "out", "over", "per", "put", "rather", "run", "same", "see", "set", "should", "sinc",
-    "some", "still", "such", "tak", "than", "them", "they", "thing", "those", "through", "too",
-    "two", "under", "until", "up", "us", "use", "via", "want", "way", "well", "what", "where",
-    "whether", "while", "who", "why", "will", "within", "without", "work", "would", "yet",
-    "second", "minute", "hour", "day", "week", "month", "year", "time", "unless", "except",
-    "because", "although", "though", "whenever", "whereas", "despite", "against", "across",
-    "along", "among", "beyond", "into", "onto", "upon", "toward", "towards", "versus",
+    "ever", "every", "exist", "first", "full", "whole", "entire", "get", "give", "go", "had",
+    "how", "if", "instead", "just", "keep", "last", "les", "like", "mak", "many", "may", "more",
+    "most", "much", "must", "need", "never", "new", "next", "no", "non", "not", "now", "off",
+    "old", "once", "one", "only", "other", "out", "over", "per", "put", "rather", "run", "same",
+    "see", "set", "should", "sinc", "some", "still", "such", "tak", "than", "them", "they",
+    "thing", "those", "through", "too", "two", "under", "until", "up", "us", "use", "via", "want",
+    "way", "well", "what", "where", "whether", "while", "who", "why", "will", "within", "without",
+    "work", "would", "yet", "second", "minute", "hour", "day", "week", "month", "year", "time",
+    "unless", "except", "because", "although", "though", "whenever", "whereas", "despite",
+    "against", "across", "along", "among", "beyond", "into", "onto", "upon", "toward", "towards",
+    "versus",
 ];
 
 /// Whether a [`text::root`] is too general to tie two memories together.
@@ -447,6 +448,15 @@ mod tests {
                 "Training DataLoader uses shuffle=True and drop_last=True",
                 "drop_last avoids a tiny last batch.",
                 pair("eval", "train"),
+            ),
+            // A quantifier says how much, not which thing ("the whole
+            // perform").
+            (
+                "Retries execute perform from the beginning",
+                "Every Sidekiq retry runs perform from the start, so side effects repeat.",
+                "Sidekiq jobs must be idempotent - retries re-run the whole perform",
+                "Each retry runs perform from the top; side effects happen again.",
+                None,
             ),
             // A conjunction is how a title joins its words, not a subject.
             (
