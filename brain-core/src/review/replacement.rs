@@ -350,6 +350,7 @@ const GENERIC_OBJECT: &[&str] = &[
     "setup",
     "wrapper",
     "folder",
+    "step",
     "directory",
     "dir",
     "library",
@@ -765,6 +766,11 @@ mod tests {
             (
                 "The jobs Redis instance is no longer needed.",
                 &[("no longer", &[&["jobs", "redis", "instance"]])],
+            ),
+            // A kind of thing ("step", "folder") says nothing of which.
+            (
+                "The old `fuzz` step no longer exists.",
+                &[("no longer", &[&["fuzz"]])],
             ),
             // What is no longer accepted comes before; where, after.
             (
