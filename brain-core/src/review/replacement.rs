@@ -110,6 +110,8 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "will be retired",
     "being removed",
     "no more",
+    THERE_IS_NO,
+    THERE_ARE_NO,
     "anymore",
     "went away",
     "going away",
@@ -173,6 +175,26 @@ const OUT_OF_STATES: &[&str] = &[
 const DELETERS: &[&str] = &[
     "we", "i", "they", "team", "you", "ve", "have", "had", "has", "finally", "just", "also", "then",
 ];
+
+/// Phrases that say a thing no longer exists, when a file follows them
+/// (see [`names_a_file_next`]).
+const THERE_IS_NO: &str = "there is no";
+/// See [`THERE_IS_NO`].
+const THERE_ARE_NO: &str = "there are no";
+
+/// Whether one of the three words after "there is (are) no" in `written`
+/// is a file or path (`manifest.js`, `config/app.yml`), in backticks or not.
+fn names_a_file_next(written: &str) -> bool {
+    let lower = written.to_lowercase();
+    [THERE_IS_NO, THERE_ARE_NO].iter().any(|p| {
+        lower.match_indices(p).any(|(i, _)| {
+            lower[i + p.len()..].split_whitespace().take(3).any(|t| {
+                let t = t.trim_matches(|c: char| !c.is_alphanumeric());
+                t.contains(['.', '/'])
+            })
+        })
+    })
+}
 
 /// The phrase reported for a former practice ("we used to deploy from the
 /// bastion host"), found by its form since "X is used to sign requests"
@@ -676,6 +698,11 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             {
                 continue;
             }
+            // "There is no manifest.js to maintain" retires a file; "there
+            // is no DynamoDB table" for other stacks says how they differ.
+            if matches!(phrase, THERE_IS_NO | THERE_ARE_NO) && !names_a_file_next(written) {
+                continue;
+            }
             // "replaced by" and "moved to" are phrases of their own.
             let longer = matches!(
                 phrase,
@@ -766,6 +793,16 @@ mod tests {
             (
                 "The jobs Redis instance is no longer needed.",
                 &[("no longer", &[&["jobs", "redis", "instance"]])],
+            ),
+            // A file said to exist no more is retired; a thing that other
+            // stacks lack is a difference.
+            (
+                "Assets are served by Propshaft; there is no manifest.js to maintain.",
+                &[("there is no", &[&["manifest", "js"]])],
+            ),
+            (
+                "The GCP stacks lock state in the bucket; there is no DynamoDB table.",
+                &[],
             ),
             // A kind of thing ("step", "folder") says nothing of which.
             (
