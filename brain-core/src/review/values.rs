@@ -850,6 +850,24 @@ fn parse(word: &str) -> Option<(Amount, bool)> {
     if let Some(dim) = ["m", "k"].into_iter().find(|d| *d == suffix) {
         return Some((Amount::Number { value, dim }, false));
     }
+    // A size written the way servers and runtimes take it: "10M", "2G",
+    // "512Mi", "-Xmx4g" (capitals, Kubernetes' binary suffixes, and a
+    // lowercase "g", which no duration uses).
+    let size = match suffix {
+        "K" | "Ki" => Some(1024.0),
+        "M" | "Mi" => Some(1_048_576.0),
+        "G" | "Gi" | "g" => Some(1_073_741_824.0),
+        _ => None,
+    };
+    if let Some(f) = size {
+        return Some((
+            Amount::Number {
+                value: value * f,
+                dim: "B",
+            },
+            false,
+        ));
+    }
     if let Some(per) = suffix.strip_prefix('/')
         && let Some((f, "s")) = unit(per)
     {
@@ -890,6 +908,36 @@ mod tests {
             .into_iter()
             .map(|v| (v.text, v.key.into_iter().collect()))
             .collect()
+    }
+
+    #[test]
+    fn sizes_in_the_suffixes_of_servers_and_runtimes() {
+        let bytes = |w: &str| match parse(w) {
+            Some((Amount::Number { value, dim: "B" }, _)) => Some(value),
+            _ => None,
+        };
+        assert_eq!(bytes("10M"), Some(10.0 * 1_048_576.0));
+        assert_eq!(bytes("512Mi"), Some(512.0 * 1_048_576.0));
+        assert_eq!(bytes("4g"), Some(4.0 * 1_073_741_824.0));
+        assert_eq!(bytes("64K"), Some(64.0 * 1024.0));
+        // Lowercase "m" may be minutes: it compares with itself only.
+        assert!(matches!(
+            parse("10m"),
+            Some((Amount::Number { dim: "m", .. }, _))
+        ));
+        // A size changed in a setting is found.
+        let old = Values::of(
+            "Upload endpoint limited to 10M bodies",
+            "quarkus.http.limits.max-body-size=10M in documents-service.",
+            BTreeSet::new(),
+        );
+        let new = Values::of(
+            "Raise max body size",
+            "quarkus.http.limits.max-body-size is now 50M in documents-service.",
+            BTreeSet::new(),
+        );
+        let change = change(&new, &old).expect("a changed size");
+        assert_eq!((change.old.as_str(), change.new.as_str()), ("10M", "50M"));
     }
 
     #[test]
