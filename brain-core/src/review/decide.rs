@@ -3216,6 +3216,28 @@ mod tests {
             out.reason
         );
         assert!(out.reason.contains("changed value"), "{}", out.reason);
+        // A convention's value restated as a trap for the same files.
+        let stored = [memory(
+            "uvicorn-0001",
+            Convention,
+            "Uvicorn runs with 4 workers and keep-alive 5s",
+            "The container CMD is uvicorn app.main:app --workers 4 --timeout-keep-alive 5 --proxy-headers.",
+            &["Dockerfile"],
+        )];
+        let trap = |paths: &[&str]| {
+            review_new(
+                &stored,
+                MemoryType::Gotcha,
+                "Uvicorn keep-alive is 65s",
+                "The container runs uvicorn with --timeout-keep-alive 65 (workers still 4). It has to be above the ALB idle timeout of 60s, or clients see sporadic 502s.",
+                paths,
+            )
+        };
+        let out = trap(&["Dockerfile"]);
+        assert_eq!(out.decision, Decision::Supersede, "{}", out.reason);
+        // For other files, across types, a person weighs it.
+        let out = trap(&["deploy/alb.tf"]);
+        assert_ne!(out.decision, Decision::Supersede, "{}", out.reason);
         // Said of no files, the same setting in texts about one thing.
         let stored = [memory(
             "statement-timeout-0001",
