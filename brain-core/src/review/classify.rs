@@ -902,13 +902,20 @@ fn splits(scored: &Scored) -> bool {
 /// Whether the candidate tells the knowledge of the memory it leads by
 /// words only they share in other words: many such words, and nothing
 /// that sets the two apart (two tools of one kind, a thing in code or a
-/// subject the other never names, a change the title reports).
+/// subject the other never names, a change the title reports, or a
+/// retirement the text reports: "… no longer has deploy permissions").
 fn retold(features: &Features, scored: &Scored) -> bool {
     let best = &scored.evidence;
     !scored.tools_apart
         && !scored.title_name_unsaid
         && !scored.title_unmet
         && !features.title_reports_change()
+        // "… no longer has deploy permissions": words alike and a change
+        // reported are for a person to weigh.
+        && !features.replacements().iter().any(|r| {
+            matches!(r.phrase, "no longer" | "no more")
+                || super::replacement::reports_retirement(r.phrase)
+        })
         && !features.title_compares()
         && scored.specific.len() >= 4
         && (best.combined < OVERLAP

@@ -2492,6 +2492,42 @@ mod tests {
     }
 
     #[test]
+    fn words_alike_with_a_change_reported_are_never_folded_in() {
+        use MemoryType::{Convention, Gotcha};
+        let stored = [
+            memory(
+                "cdk-diff-0001",
+                Convention,
+                "Run cdk diff before any deploy",
+                "Paste the cdk diff output in the PR description for infra changes.",
+                &[],
+            ),
+            memory(
+                "laptop-deploy-0002",
+                Convention,
+                "Prod deploys from a laptop after approval",
+                "Once the infra PR is approved, the author runs npx cdk deploy --all --profile acme-prod from main and posts the output in #deploys.",
+                &[],
+            ),
+            memory(
+                "bootstrap-0003",
+                Gotcha,
+                "Bootstrap version mismatch",
+                "New accounts need cdk bootstrap with the custom qualifier acme01.",
+                &[],
+            ),
+        ];
+        let out = review_new(
+            &stored,
+            Convention,
+            "Prod is deployed only by the pipeline",
+            "Heads up from platform: production is deployed exclusively by the CDK Pipelines stack when a PR merges to main, with a manual approval step. The acme-prod SSO profile no longer has deploy permissions, so cdk deploy from a laptop against prod will fail.",
+            &[],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{}", out.reason);
+    }
+
+    #[test]
     fn a_rule_whose_files_moved_away_is_replaced() {
         use MemoryType::Convention;
         // (name, target title, summary, paths; candidate title, summary,
