@@ -373,6 +373,10 @@ const GENERIC_OBJECT: &[&str] = &[
     "wrapper",
     "folder",
     "step",
+    "prop",
+    "property",
+    "option",
+    "parameter",
     "directory",
     "dir",
     "library",
@@ -803,6 +807,10 @@ mod tests {
             (
                 "The GCP stacks lock state in the bucket; there is no DynamoDB table.",
                 &[],
+            ),
+            (
+                "Don't use the logRetention prop anymore.",
+                &[("anymore", &[&["logretention"]])],
             ),
             // A kind of thing ("step", "folder") says nothing of which.
             (
