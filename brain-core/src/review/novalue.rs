@@ -235,6 +235,7 @@ const DAY_STATES: &[&str] = &[
     "ok now",
     "okay now",
     "green now",
+    "is green now",
     "works now",
     "passing now",
 ];
@@ -270,6 +271,14 @@ const NOTHING_HAPPENED: &[&str] = &[
 /// fact never needs them.
 const EPISODIC: &[&str] = &[
     "today",
+    "currently failing",
+    "currently broken",
+    "currently down",
+    "looking at it",
+    "looking into it",
+    "for the next hour",
+    "next hour",
+    "right now",
     "this sprint",
     "next sprint",
     "still to go",
@@ -484,14 +493,20 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     let first = title_words.first()?;
     let all = format!("{title}\n{summary}\n{detail}");
     let words = text::words(&all);
-    // "LGTM 👍 merging once CI is done": a review reply, whatever follows.
+    // "LGTM 👍 merging once CI is done": a review reply, whatever follows;
+    // so is a title that answers a thread ("Re: build failing").
     let replies = [title, summary]
         .iter()
-        .any(|t| text::words(t).first().is_some_and(|w| w == "lgtm"));
+        .any(|t| text::words(t).first().is_some_and(|w| w == "lgtm"))
+        || title.trim_start().to_lowercase().starts_with("re:");
+    // "build is green now": the state of the day, no change stated.
+    let day_state = !text::find_phrases(&all, DAY_STATES).is_empty();
     if words.iter().all(|w| acknowledgement().contains(w))
         || (replies
             && text::find_phrases(&all, DURABLE).is_empty()
-            && text::find_phrases(&all, CHANGE_STATES).is_empty())
+            && text::find_phrases(&all, CHANGE_STATES)
+                .iter()
+                .all(|c| day_state && *c == "now"))
     {
         return Some(format!(
             "a chat reply (\"{}\"), not knowledge",
@@ -997,6 +1012,22 @@ mod tests {
                 "Keep code clean",
                 "Always write clean, readable code with meaningful names and good tests. Small methods are better than big ones.",
                 true,
+            ),
+            // A reply in a thread, and a heads-up about the day.
+            (
+                "Re: build failing on my branch",
+                "ah yes that fixed it, thanks a lot! build is green now",
+                true,
+            ),
+            (
+                "staging deploy red",
+                "Heads up: staging deploy is currently failing, Priya is looking at it. Please hold off merging infra PRs for the next hour or so.",
+                true,
+            ),
+            (
+                "Staging deploys need the VPN",
+                "Heads up: the staging deploy job runs from the office runner because the cluster API is only reachable over the VPN.",
+                false,
             ),
             // A rule that says when to look into something is a rule.
             (
