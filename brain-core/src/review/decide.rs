@@ -528,8 +528,9 @@ pub(super) struct Scored {
     /// target's title: what the target is about, not a detail of it.
     pub(super) names_title: bool,
     /// The candidate says the files moved (see [`moved_away`]): the
-    /// directory of the target's scope its text names while its own scope
-    /// lies elsewhere and it says where things are now.
+    /// directory of the target's scope its text names, or the file of it
+    /// its own scope holds in another place, while it says where things
+    /// are now.
     pub(super) moved_from: Option<String>,
     /// A phrase retiring something names a word of the target's title that
     /// only the target shares with the candidate among the memories compared
@@ -832,12 +833,20 @@ const MOVE_WORDS: &[&str] = &[
     "migrat",
 ];
 
-/// The directory of the target's scope the candidate says things moved
-/// out of, if it does: its text names a directory of the target's paths (`hosts/`,
-/// `ops/runbooks`, the `R/` folder) that none of its own paths is in, it
-/// has paths of its own, and it says where things are now ("now",
-/// "moved", "is gone", "folded into"). A path names where a rule lives;
-/// naming the old place while living in a new one is a move.
+/// The name of the file a path names (`auth.global.ts`), not a pattern.
+fn file_name(path: &str) -> Option<&str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    (!name.contains(['*', '?', '[', '{']) && name.contains('.')).then_some(name)
+}
+
+/// The file or directory of the target's scope the candidate says things
+/// moved out of, if it does. It says where things are now ("now", "moved",
+/// "is gone", "folded into"), and either its own paths hold a file of the
+/// target's in another place (`app/middleware/auth.global.ts` for
+/// `middleware/auth.global.ts`), or its text names a directory of the
+/// target's paths (`hosts/`, `ops/runbooks`, the `R/` folder) that none of
+/// its own paths is in. A path names where a rule lives; naming the old
+/// place while living in a new one is a move.
 fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Option<String> {
     let own = &candidate.scope.paths;
     if own.is_empty() || target.scope.paths.is_empty() {
@@ -848,6 +857,14 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
         .any(|w| MOVE_WORDS.iter().any(|m| text::root(w).starts_with(m)));
     if !says_where {
         return None;
+    }
+    // The same file in a new place: `app/middleware/auth.global.ts` for
+    // `middleware/auth.global.ts`.
+    if let Some(old) = target.scope.paths.iter().find(|t| {
+        file_name(t)
+            .is_some_and(|name| !own.contains(*t) && own.iter().any(|o| file_name(o) == Some(name)))
+    }) {
+        return Some(old.clone());
     }
     let lower = features.text.to_lowercase();
     target.scope.paths.iter().find_map(|path| {
@@ -2538,7 +2555,21 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 4] = [
+        let rows: [Row; 5] = [
+            (
+                "the same file in a new place",
+                (
+                    "Auth guard is middleware/auth.global.ts",
+                    "Route protection lives in middleware/auth.global.ts; pages opt out with definePageMeta.",
+                    &["middleware/auth.global.ts"],
+                ),
+                (
+                    "Auth middleware location after the app/ directory migration",
+                    "The frontend source moved under app/, so the global auth guard is now app/middleware/auth.global.ts.",
+                    &["app/middleware/auth.global.ts"],
+                ),
+                Decision::Supersede,
+            ),
             (
                 "the old directory is named and said to be gone",
                 (
