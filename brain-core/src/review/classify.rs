@@ -18,7 +18,7 @@
 //! | a newer candidate reports as done ("was removed", "were dropped") the retirement of a word of the target's text that no other compared memory shares with it, same type, the same paths or modules ("hot-shots was removed" against "emit metrics with the hot-shots `StatsD` client", both about `src/metrics.ts`) | full replacement | supersede |
 //! | a newer candidate's title says how things stand now ("Trivy gate now fails only on fixable CRITICAL CVEs"), it shares four or more words with one memory that no other compared memory has (twice as many as any), same type, scope same / broader / both global, `combined ≥ RESTATED` | full replacement | supersede |
 //! | an exception carved out of one rule for part of its scope ("Exception: …", "every other … still"), setting otherwise a value that rule states | additive update | merge |
-//! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, an additive reference or a repeated claim, or words only it shares with the candidate | novel | accept (the reason names the closest memory at least `RESTATED` alike and what keeps it apart) |
+//! | no same-type memory with `combined ≥ OVERLAP`, shared terms in the same scope, bodies told from another side (see below; not under a title opening on another subject, nor in a scope partly elsewhere), an additive reference or a repeated claim, or words only it shares with the candidate | novel | accept (the reason names the closest memory at least `RESTATED` alike and what keeps it apart) |
 //! | the candidate says the opposite of the target about the same thing | ambiguous overlap | accept |
 //! | any merge below, when the candidate changes a value of the target, or reports as removed something the target's title names (or, as done or decided, a word of its title only it shares), or, below `OVERLAP`, has replacement wording about the target ("the USB-serial adapter doesn't work anymore") | ambiguous overlap | accept |
 //! | `combined ≥ DUPLICATE` (or same identity with `summary ≥ RELATED`, `combined ≥ RELATED` in the same scope, or a narrower scope that adds nothing with `summary ≥ 0.7`) and nothing added | duplicate | merge |
@@ -478,8 +478,11 @@ fn mergeable(features: &Features, s: &Scored) -> bool {
 }
 
 /// The memory the merge rules look at: the closest, when it passes the
-/// lexical gate (`combined ≥ OVERLAP`, the same identity, or shared terms in
-/// the same scope); else the one whose claim the candidate repeats; else the
+/// lexical gate (`combined ≥ OVERLAP`, the same identity, shared terms in
+/// the same scope, or bodies more alike than titles (see [`bodies_alike`])
+/// under a title that does not open on another subject, in a scope that
+/// is not partly elsewhere, neither a rule for a part it names nor news of
+/// something retired); else the one whose claim the candidate repeats; else the
 /// one tied to it by words only they share (a rephrasing, or an
 /// elaboration).
 fn closest_comparable<'s>(
@@ -491,6 +494,14 @@ fn closest_comparable<'s>(
         s.evidence.combined >= OVERLAP
             || s.evidence.same_identity
             || (s.same_topic() && same_scope(s.evidence.scope))
+            // The same knowledge told from another side, under a title of
+            // its own: not a rule for a part it names (a split), nor news
+            // of something retired.
+            || (bodies_alike(&s.evidence)
+                && !s.opens_apart
+                && s.evidence.scope != ScopeRelation::Overlapping
+                && !(s.evidence.scope == ScopeRelation::Narrower && s.names_part)
+                && !reports_retirement(features))
     };
     let tied = leader.filter(|s| {
         s.evidence.combined >= SPECIFIC_FLOOR
@@ -912,10 +923,7 @@ fn retold(features: &Features, scored: &Scored) -> bool {
         && !features.title_reports_change()
         // "… no longer has deploy permissions": words alike and a change
         // reported are for a person to weigh.
-        && !features.replacements().iter().any(|r| {
-            matches!(r.phrase, "no longer" | "no more")
-                || super::replacement::reports_retirement(r.phrase)
-        })
+        && !reports_retirement(features)
         && !features.title_compares()
         && scored.specific.len() >= 4
         && (best.combined < OVERLAP
@@ -926,6 +934,15 @@ fn retold(features: &Features, scored: &Scored) -> bool {
         && words_scope(scored)
         && best.combined >= SPECIFIC_FLOOR
         && best.summary >= SPECIFIC_BODY
+}
+
+/// Whether the candidate reports something retired ("no longer", "no
+/// more", "was removed", "has been decommissioned").
+fn reports_retirement(features: &Features) -> bool {
+    features.replacements().iter().any(|r| {
+        matches!(r.phrase, "no longer" | "no more")
+            || super::replacement::reports_retirement(r.phrase)
+    })
 }
 
 /// An exception carved out of one rule for part of its scope, in words of

@@ -2545,6 +2545,57 @@ mod tests {
     }
 
     #[test]
+    fn the_same_knowledge_under_a_title_of_its_own_is_compared_however_few_words_it_shares() {
+        use MemoryType::{Convention, Gotcha};
+        let stored = [
+            memory(
+                "dbt-source-0001",
+                Convention,
+                "Reference raw tables via source()",
+                "Models read raw data only through {{ source('stripe', 'charges') }}-style references declared in models/staging/*/_sources.yml. Hardcoded `project.dataset.table` names break lineage and make dev targets read production data.",
+                &[],
+            ),
+            memory(
+                "dbt-prefixes-0002",
+                Convention,
+                "Model names use stg_/int_/fct_/dim_ prefixes",
+                "Staging stg_<source>__<entity>, intermediate int_, marts fct_/dim_.",
+                &[],
+            ),
+        ];
+        let out = review_new(
+            &stored,
+            Gotcha,
+            "Hardcoded BigQuery table names in models",
+            "Writing `acme-prod.raw_stripe.charges` directly in a model's SQL means the dev target quietly queries prod and the lineage graph loses the edge. Declare the table in the staging _sources.yml and select from the source() macro.",
+            &[],
+        );
+        assert_eq!(
+            verdict_of(&out),
+            (Decision::Merge, Some("dbt-source-0001")),
+            "{}",
+            out.reason
+        );
+        // A title that opens on another subject keeps a look-alike apart,
+        // however alike the bodies.
+        let stored = [memory(
+            "config-dir-0001",
+            Convention,
+            "Config file lives in the platform config dir",
+            "The CLI reads dirs::config_dir()/mytool/config.toml; on macOS that's ~/Library/Application Support/mytool, not ~/.config.",
+            &[],
+        )];
+        let out = review_new(
+            &stored,
+            Gotcha,
+            "Downloaded index lives in ~/Library/Caches on macOS, not ~/.cache",
+            "The package index is stored under dirs::cache_dir()/mytool, which is ~/Library/Caches/mytool on macOS. Users clearing ~/.cache/mytool to fix a corrupt index clear nothing.",
+            &[],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{}", out.reason);
+    }
+
+    #[test]
     fn a_rule_whose_files_moved_away_is_replaced() {
         use MemoryType::Convention;
         // (name, target title, summary, paths; candidate title, summary,
