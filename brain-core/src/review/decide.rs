@@ -3356,6 +3356,22 @@ mod tests {
         // For other files, across types, a person weighs it.
         let out = trap(&["deploy/alb.tf"]);
         assert_ne!(out.decision, Decision::Supersede, "{}", out.reason);
+        // In one of the files the memory lists, the value as it is now.
+        let stored = [memory(
+            "pulumi-pin-0001",
+            Convention,
+            "Pulumi CLI pinned to 3.95.0",
+            ".tool-versions pins pulumi 3.95.0 and the workflow uses pulumi-version: 3.95.0; mismatched CLI versions rewrite the state file format.",
+            &[".tool-versions", ".github/workflows/infra-*.yml"],
+        )];
+        let out = review_new(
+            &stored,
+            Convention,
+            "Pulumi CLI version",
+            "pulumi is 3.130.0 in .tool-versions and in the workflows' pulumi-version input; run asdf install after pulling.",
+            &[".tool-versions"],
+        );
+        assert_eq!(out.decision, Decision::Supersede, "{}", out.reason);
         // Said of no files, the same setting in texts about one thing.
         let stored = [memory(
             "statement-timeout-0001",
