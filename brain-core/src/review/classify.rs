@@ -247,6 +247,14 @@ fn wide_enough(scope: ScopeRelation) -> bool {
     )
 }
 
+/// The target's files: the same paths, or some of those it lists as
+/// written ("pulumi is 3.130.0 in `.tool-versions`" under a pin in
+/// `.tool-versions` and the workflows), not a part carved out.
+fn same_files(s: &Scored) -> bool {
+    s.evidence.scope == ScopeRelation::Same
+        || (s.evidence.scope == ScopeRelation::Narrower && s.listed_in_target)
+}
+
 /// Same paths and modules, or both global.
 fn same_scope(scope: ScopeRelation) -> bool {
     matches!(scope, ScopeRelation::Same | ScopeRelation::BothGlobal)
@@ -548,7 +556,7 @@ fn changed_value<'s>(live: &[&'s Scored], features: &Features) -> Option<&'s Sco
             // Across types (a convention's value restated as a trap), only
             // for the same files: "run AccountSyncBatch with scope 50"
             // against "AccountSyncBatch runs with scope 200".
-            (!s.cross_type || (s.kin && s.evidence.scope == ScopeRelation::Same))
+            (!s.cross_type || (s.kin && same_files(s)))
                 && s.distinct.as_ref().is_none_or(|d| !d.leading)
                 && s.evidence.scope != ScopeRelation::Disjoint
                 // A value set otherwise for part of the target's scope, in
@@ -568,12 +576,8 @@ fn changed_value<'s>(live: &[&'s Scored], features: &Features) -> Option<&'s Sco
                     // changed).
                     let old = &c.old_value;
                     let here = match s.evidence.scope {
-                        ScopeRelation::Same => s.evidence.combined >= RESTATED,
-                        // One of the target's own files ("pulumi is 3.130.0
-                        // in .tool-versions" under a pin in `.tool-versions`
-                        // and the workflows).
-                        ScopeRelation::Narrower => {
-                            s.listed_in_target && s.evidence.combined >= RESTATED
+                        ScopeRelation::Same | ScopeRelation::Narrower => {
+                            same_files(s) && s.evidence.combined >= RESTATED
                         }
                         // Said of no files, the texts must be about one
                         // thing, and the value of one setting.

@@ -3356,6 +3356,25 @@ mod tests {
         // For other files, across types, a person weighs it.
         let out = trap(&["deploy/alb.tf"]);
         assert_ne!(out.decision, Decision::Supersede, "{}", out.reason);
+        // In one of the files the convention lists.
+        let stored = [memory(
+            "batch-scope-0001",
+            Convention,
+            "AccountSyncBatch runs with scope 200",
+            "The nightly scheduler calls Database.executeBatch(new AccountSyncBatch(), 200); each execute() makes one callout per account.",
+            &[
+                "classes/AccountSyncBatch.cls",
+                "classes/NightlySyncScheduler.cls",
+            ],
+        )];
+        let out = review_new(
+            &stored,
+            MemoryType::Gotcha,
+            "fix(sync): run AccountSyncBatch with scope 50",
+            "NightlySyncScheduler now calls Database.executeBatch(new AccountSyncBatch(), 50). With one callout per account, chunks of 200 blew the 100-callouts limit.",
+            &["classes/NightlySyncScheduler.cls"],
+        );
+        assert_eq!(out.decision, Decision::Supersede, "{}", out.reason);
         // In one of the files the memory lists, the value as it is now.
         let stored = [memory(
             "pulumi-pin-0001",
