@@ -564,16 +564,13 @@ fn changed_value<'s>(live: &[&'s Scored], features: &Features) -> Option<&'s Sco
                 && !(exception && s.evidence.scope == ScopeRelation::Narrower)
                 && s.evidence.newer
                 && s.changed.as_ref().is_some_and(|c| {
-                    // "also" elsewhere adds to the change a title announces
-                    // ("timeout raised to 30 s … retries are also off").
-                    // The same setting of the same files, stated anew: the
-                    // value as it is now ("minSdk = 24 in
+                    // The same setting of the same files, stated anew, is
+                    // the value as it is now ("minSdk = 24 in
                     // android/app/build.gradle" against "minSdkVersion is
-                    // 21" there).
-                    // The candidate no longer states the old value of what
-                    // it was about ("WCAG 2.1 AA 1.4.11" still says WCAG
-                    // 2.1; "5 attempts gave up too early" says why it
-                    // changed).
+                    // 21" there), unless the candidate still states the old
+                    // value of what it was about ("WCAG 2.1 AA 1.4.11" still
+                    // says WCAG 2.1; "5 attempts gave up too early" only
+                    // says why it changed).
                     let old = &c.old_value;
                     let here = match s.evidence.scope {
                         ScopeRelation::Same | ScopeRelation::Narrower => {
@@ -588,6 +585,8 @@ fn changed_value<'s>(live: &[&'s Scored], features: &Features) -> Option<&'s Sco
                     };
                     let same_setting = here
                         && !features.states_value(old, old.key.len().max(1));
+                    // "also" elsewhere adds to the change a title announces
+                    // ("timeout raised to 30 s … retries are also off").
                     (additive_free || (c.new_in_title && says_changed))
                         && (c.replaces() || announced || same_setting)
                         && (c.in_titles
