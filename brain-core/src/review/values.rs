@@ -434,6 +434,24 @@ fn assigned(value: &str) -> Option<Amount> {
         .or_else(|| word.then(|| Amount::Name(value.to_owned())))
 }
 
+/// A token without the punctuation around it, also a quote inside a colon
+/// (`"11.0":` is `11.0`).
+fn value_core(token: &str) -> &str {
+    let mut core = token;
+    loop {
+        let trimmed = core
+            .trim_matches(|c: char| {
+                !(c.is_alphanumeric() || matches!(c, '%' | '-' | '=' | '.' | ':' | '/'))
+            })
+            .trim_end_matches(['.', ':', '/'])
+            .trim_start_matches(['.', '/']);
+        if trimmed == core {
+            return core;
+        }
+        core = trimmed;
+    }
+}
+
 /// The values `text` states, in order.
 pub(super) fn values(text: &str) -> Vec<Value> {
     let mut out = Vec::new();
@@ -445,12 +463,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
     while i < raw.len() {
         let token = raw[i];
         let ends_clause = token.ends_with([',', ';', ':', '.', '!', '?', ')']);
-        let core = token.trim_matches(|c: char| {
-            !(c.is_alphanumeric() || matches!(c, '%' | '-' | '=' | '.' | ':' | '/'))
-        });
-        let core = core
-            .trim_end_matches(['.', ':', '/'])
-            .trim_start_matches(['.', '/']);
+        let core = value_core(token);
         let next = |k: usize| {
             raw.get(i + k)
                 .map(|n| n.trim_matches(|c: char| !c.is_alphanumeric() && c != '%'))
@@ -911,7 +924,7 @@ mod tests {
     }
 
     #[test]
-    fn sizes_in_the_suffixes_of_servers_and_runtimes() {
+    fn values_as_configuration_writes_them() {
         let bytes = |w: &str| match parse(w) {
             Some((Amount::Number { value, dim: "B" }, _)) => Some(value),
             _ => None,
@@ -920,6 +933,12 @@ mod tests {
         assert_eq!(bytes("512Mi"), Some(512.0 * 1_048_576.0));
         assert_eq!(bytes("4g"), Some(4.0 * 1_073_741_824.0));
         assert_eq!(bytes("64K"), Some(64.0 * 1024.0));
+        // A quoted value before a colon is the value itself.
+        let quoted = values("set bundle.macOS.minimumSystemVersion to \"11.0\": the new viewer");
+        assert_eq!(
+            quoted.iter().map(|v| v.text.as_str()).collect::<Vec<_>>(),
+            ["11.0"]
+        );
         // Lowercase "m" may be minutes: it compares with itself only.
         assert!(matches!(
             parse("10m"),
