@@ -859,7 +859,14 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
         return None;
     }
     // The same file in a new place: `app/middleware/auth.global.ts` for
-    // `middleware/auth.global.ts`.
+    // `middleware/auth.global.ts`; the same tree under a new root:
+    // `db/clickhouse/migrations/**` for `clickhouse/migrations/**`.
+    if let Some(old) = target.scope.paths.iter().find(|t| {
+        own.iter()
+            .any(|o| o.len() > t.len() && o.ends_with(&format!("/{t}")))
+    }) {
+        return Some(old.clone());
+    }
     if let Some(old) = target.scope.paths.iter().find(|t| {
         file_name(t)
             .is_some_and(|name| !own.contains(*t) && own.iter().any(|o| file_name(o) == Some(name)))
@@ -2606,7 +2613,21 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 5] = [
+        let rows: [Row; 6] = [
+            (
+                "the same tree under a new root",
+                (
+                    "ClickHouse migrations in clickhouse/migrations",
+                    "Schema migrations are numbered .sql files in clickhouse/migrations, applied with `make ch-migrate`.",
+                    &["clickhouse/migrations/**", "Makefile"],
+                ),
+                (
+                    "Running ClickHouse migrations",
+                    "ClickHouse migrations are under db/clickhouse/migrations and are applied with `just ch-migrate`; the Makefile is gone.",
+                    &["db/clickhouse/migrations/**", "justfile"],
+                ),
+                Decision::Supersede,
+            ),
             (
                 "the same file in a new place",
                 (
