@@ -816,8 +816,10 @@ fn merge_or_split(
             ),
         ));
     }
+    // Names both use tie a rule, not news of a change ("Session data moved
+    // server-side into Redis" names the same file as the cookie rule).
     let terms = || {
-        (!features.title_compares())
+        (!features.title_compares() && !features.title_reports_change())
             .then(|| same_terms(live, scored))
             .flatten()
     };

@@ -91,6 +91,10 @@ const REPORTED_CHANGES: &[&str] = &[
     "was dropped",
 ];
 
+/// Verbs of a title that report a change as done, wherever their object
+/// stands ("Session data moved server-side into Redis").
+const MOVED: &[&str] = &["moved", "migrated", "renamed", "relocated"];
+
 /// Comparatives that say a value moved (see [`Features::title_compares`]).
 const COMPARATIVES: &[&str] = &[
     "shorter", "longer", "higher", "lower", "smaller", "larger", "bigger", "fewer", "faster",
@@ -266,9 +270,14 @@ impl Features {
     /// about a memory, never the same knowledge in other words. Rules that
     /// turn something down ("… instead of …", "stop …") are not reports.
     pub(super) fn title_reports_change(&self) -> bool {
-        // "Demo data has its own task now", "… is per-board now".
-        !text::find_phrases(&self.text[..self.title_len], REPORTED_CHANGES).is_empty()
+        // "Demo data has its own task now", "… is per-board now", "Session
+        // data moved server-side into Redis".
+        let title = &self.text[..self.title_len];
+        !text::find_phrases(title, REPORTED_CHANGES).is_empty()
             || self.title_says_now()
+            || text::words(title)
+                .iter()
+                .any(|w| MOVED.iter().any(|m| text::stem(m) == *w))
     }
 
     /// The [`text::root`]s of the title.
@@ -2547,6 +2556,22 @@ mod tests {
             "Prod is deployed only by the pipeline",
             "Heads up from platform: production is deployed exclusively by the CDK Pipelines stack when a PR merges to main, with a manual approval step. The acme-prod SSO profile no longer has deploy permissions, so cdk deploy from a laptop against prod will fail.",
             &[],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{}", out.reason);
+        // A title that reports a move, wherever the move's object stands.
+        let stored = [memory(
+            "cookie-sessions-0001",
+            MemoryType::Decision,
+            "Sessions stored in a signed cookie",
+            "app/sessions.server.ts uses createCookieSessionStorage; all session data (user id, cart, flash) lives in the __session cookie.",
+            &["app/sessions.server.ts"],
+        )];
+        let out = review_new(
+            &stored,
+            MemoryType::Decision,
+            "Session data moved server-side into Redis",
+            "The cart pushed __session past the 4 KB limit and browsers dropped it. app/sessions.server.ts uses createSessionStorage with a Redis-backed id store; the cookie only carries the session id.",
+            &["app/sessions.server.ts"],
         );
         assert_ne!(out.decision, Decision::Merge, "{}", out.reason);
     }
