@@ -434,6 +434,20 @@ fn assigned(value: &str) -> Option<Amount> {
         .or_else(|| word.then(|| Amount::Name(value.to_owned())))
 }
 
+/// The amount a number written as a word (`n`, "two") states with the word
+/// after it, and the noun it counts: only before a unit of time ("two
+/// hours") or a noun of counts ("two retries", like "2 retries").
+fn number_word(n: usize, next: &str) -> Option<(Amount, Option<String>)> {
+    #[allow(clippy::cast_precision_loss, reason = "n is at most 12")]
+    let n = n as f64;
+    if let Some((f, dim)) = unit(next).filter(|(_, d)| *d == "s") {
+        return Some((Amount::Number { value: n * f, dim }, None));
+    }
+    COUNTS
+        .contains(&text::root(next).as_str())
+        .then(|| (Amount::Number { value: n, dim: "x" }, Some(next.to_owned())))
+}
+
 /// A token without the punctuation around it, also a quote inside a colon
 /// (`"11.0":` is `11.0`).
 fn value_core(token: &str) -> &str {
@@ -503,16 +517,13 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         } else if let Some(n) = NUMBER_WORDS
             .iter()
             .position(|w| w.eq_ignore_ascii_case(core))
-            && let Some((f, dim)) = next(1).and_then(unit).filter(|(_, d)| *d == "s")
             && !ends_clause
+            && let Some((amount, counted)) = next(1).and_then(|w| number_word(n, w))
         {
-            // "one minute", "two hours": only before a unit.
-            #[allow(clippy::cast_precision_loss, reason = "n is at most 12")]
-            let value = n as f64 * f;
             found = Some((
-                Amount::Number { value, dim },
+                amount,
                 format!("{core} {}", next(1).unwrap_or_default()),
-                None,
+                counted,
                 false,
             ));
             used = 1;
@@ -939,6 +950,24 @@ mod tests {
             quoted.iter().map(|v| v.text.as_str()).collect::<Vec<_>>(),
             ["11.0"]
         );
+        // A count written as a word, like "2 retries".
+        let two = values("Two retries on CI");
+        assert_eq!(two.len(), 1);
+        assert!(matches!(
+            two[0].amount,
+            Amount::Number { value, dim: "x" } if (value - 2.0).abs() < 1e-9
+        ));
+        let old = Values::of(
+            "Two retries on CI",
+            "Set in playwright.config.ts.",
+            BTreeSet::new(),
+        );
+        let new = Values::of(
+            "CI retries cut to 1",
+            "retries is 1 in playwright.config.ts now.",
+            BTreeSet::new(),
+        );
+        assert!(change(&new, &old).is_some());
         // Lowercase "m" may be minutes: it compares with itself only.
         assert!(matches!(
             parse("10m"),
