@@ -1176,6 +1176,9 @@ fn names_apart(
                     && w.chars().all(char::is_alphabetic)
                     && !text::is_stopword(&w.to_lowercase())
                     && !subject::generic(&text::root(w))
+                    // "Raised the Stripe client timeout": a verb of change
+                    // opens it, no name.
+                    && !values::says_change(&BTreeSet::from([text::root(w)]))
                     && !text::has_root(other, &text::root(w))
             })
             .map(str::to_owned)
@@ -3435,6 +3438,22 @@ mod tests {
             "Pulumi CLI version",
             "pulumi is 3.130.0 in .tool-versions and in the workflows' pulumi-version input; run asdf install after pulling.",
             &[".tool-versions"],
+        );
+        assert_eq!(out.decision, Decision::Supersede, "{}", out.reason);
+        // A title opening with a verb of change names nothing apart.
+        let stored = [memory(
+            "stripe-timeout-0001",
+            MemoryType::Gotcha,
+            "Stripe HttpClient timeout is 10 s",
+            "The scoped `stripe.client` in config/packages/framework.yaml sets timeout: 10; slower calls surface as TransportException.",
+            &["config/packages/framework.yaml"],
+        )];
+        let out = review_new(
+            &stored,
+            MemoryType::Gotcha,
+            "Raised the Stripe client timeout",
+            "Raised the stripe.client timeout in config/packages/framework.yaml from 10 to 25 seconds: refunds take 12-18 s in batch windows.",
+            &["config/packages/framework.yaml"],
         );
         assert_eq!(out.decision, Decision::Supersede, "{}", out.reason);
         // Said of no files, the same setting in texts about one thing.
