@@ -117,6 +117,7 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "going away",
     STOP_DOING,
     USED_TO,
+    BRING_BACK,
 ];
 
 /// The phrase reported for "stop" or "quit" before a gerund ("Stop editing
@@ -195,6 +196,14 @@ fn names_a_file_next(written: &str) -> bool {
         })
     })
 }
+
+/// The phrase reported for a thing not to be brought back ("do not add the
+/// classic resteasy extensions back"), found by its form: a refusal, a verb
+/// of adding, and "back" closing what it names.
+const BRING_BACK: &str = "don't add back";
+
+/// Verbs that add a thing back after a refusal.
+const ADD_VERBS: &[&str] = &["add", "bring", "put", "reintroduce", "readd", "re"];
 
 /// The phrase reported for a former practice ("we used to deploy from the
 /// bastion host"), found by its form since "X is used to sign requests"
@@ -649,6 +658,23 @@ fn found_by_form(clause: &[String], raw: &[String]) -> Vec<Occurrence> {
             });
         }
     }
+    // "don't add X back", "never bring X back": X is retired. The phrase
+    // stands on the verb; what it names runs up to "back".
+    for (i, w) in raw.iter().enumerate() {
+        let refused = i >= 1
+            && (matches!(raw[i - 1].as_str(), "never" | "not")
+                || (i >= 2 && raw[i - 2] == "don" && raw[i - 1] == "t"));
+        if refused
+            && ADD_VERBS.contains(&w.as_str())
+            && raw[i + 1..].iter().take(8).any(|x| x == "back")
+        {
+            found.push(Occurrence {
+                phrase: BRING_BACK,
+                start: i,
+                len: 1,
+            });
+        }
+    }
     // "X lives in Y now": a verb of place, "in" or "under", and "now"
     // closing the clause.
     if raw.last().is_some_and(|w| w == "now") {
@@ -678,7 +704,7 @@ fn found_by_form(clause: &[String], raw: &[String]) -> Vec<Occurrence> {
 pub fn replacements(text: &str) -> Vec<Replaced> {
     let needles: Vec<(&'static str, Vec<String>)> = REPLACEMENT_WORDING
         .iter()
-        .filter(|p| ![STOP_DOING, USED_TO, DELETED, OUT_OF].contains(p))
+        .filter(|p| ![STOP_DOING, USED_TO, DELETED, OUT_OF, BRING_BACK].contains(p))
         .map(|p| (*p, words(p)))
         .collect();
     let mut out = Vec::new();
@@ -728,6 +754,7 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
                 }
             }
             let cut: &[&str] = match phrase.rsplit(' ').next() {
+                _ if phrase == BRING_BACK => &["back"],
                 Some("from" | "off" | "of") => &["to", "onto", "into"],
                 _ if object_side(phrase) == Side::From => &["to", "onto", "into"],
                 _ if phrase == "replaced" => &["with"],
@@ -812,6 +839,16 @@ mod tests {
                 "Don't use the logRetention prop anymore.",
                 &[("anymore", &[&["logretention"]])],
             ),
+            // Not to be brought back: what it names runs up to "back".
+            (
+                "Do not add the classic quarkus-resteasy extensions back - mixing them fails the build.",
+                &[(
+                    "don't add back",
+                    &[&["classic", "quarkus", "resteasy", "extension"]],
+                )],
+            ),
+            // An instruction to add something back names nothing retired.
+            ("Add the retry header back after the redirect.", &[]),
             // A kind of thing ("step", "folder") says nothing of which.
             (
                 "The old `fuzz` step no longer exists.",
