@@ -4,9 +4,10 @@
 //! main"), which say nothing the next person needs.
 //!
 //! So are chat replies ("LGTM 👍 merging once CI is done", "Thanks, that
-//! fixed it") and platitudes made only of words about code quality ("We
-//! should always write clean, readable, well-tested code"), which name
-//! nothing to act on.
+//! fixed it", a title answering a thread: "Re: build failing"), platitudes
+//! made only of words about code quality ("We should always write clean,
+//! readable, well-tested code"), which name nothing to act on, and wishes
+//! put off twice over ("we should look into it at some point").
 //!
 //! A candidate is such a report when its title is one (it opens with a
 //! routine action in the past tense about routine work, a typo, a version, a
