@@ -1011,7 +1011,7 @@ pub(super) fn evidence(
         negates_shared: target.status == crate::model::Status::Dismissed
             && negates_shared(features, target_features),
         whole: round(text::jaccard(&features.topic, &target_features.topic)),
-        added_words: features.added_words(&target_words, &text::tokens(&target.title)),
+        added_words: features.added_words(&target_words, &target_features.title_tokens),
         repeats_claim: subject::repeats(
             features.sentences(),
             &features.roots,
