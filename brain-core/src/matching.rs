@@ -21,13 +21,15 @@ pub struct Glob {
 
 impl Glob {
     /// Compiles a pattern (`services/payments/**`, `web/src/*.ts`). Leading
-    /// `./` and `/` and trailing `/` are ignored; a trailing `/` means the
-    /// directory and everything under it.
+    /// `./` and `/` are ignored. A pattern without wildcards is a path, as
+    /// in a git pathspec: the file itself, or the directory and everything
+    /// under it (`services/payments` and `services/payments/` match
+    /// `services/payments/ledger.rs`; nothing lies under a file).
     pub fn new(pattern: &str) -> Glob {
         let p = pattern.trim();
         let p = p.strip_prefix("./").unwrap_or(p);
         let p = p.trim_start_matches('/');
-        let dir = p.ends_with('/');
+        let dir = p.ends_with('/') || !is_pattern(p);
         let mut segments: Vec<String> = p
             .split('/')
             .filter(|s| !s.is_empty() && *s != ".")
@@ -185,6 +187,11 @@ mod tests {
             ("**/ledger.ts", "services/payments/ledger.ts", true),
             ("**/ledger.ts", "ledger.ts", true),
             ("services/payments/", "services/payments/ledger/a.rs", true),
+            // A path without wildcards is also the directory of that name.
+            ("services/payments", "services/payments/ledger/a.rs", true),
+            ("services/payments", "services/payments", true),
+            ("services/payments", "services/payments-v2/a.rs", false),
+            ("src", "srcx/a.ts", false),
             ("web/src/rapid/**", "web/src/api/client.ts", false),
             ("docs/*.md", "docs/a.md", true),
             ("docs/*.md", "docs/x/a.md", false),

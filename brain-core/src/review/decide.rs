@@ -1819,8 +1819,14 @@ fn covers(broad: &str, narrow: &str) -> bool {
     if broad == narrow {
         return true;
     }
-    let base = broad.trim_end_matches("/**").trim_end_matches("/*");
-    if base != broad && narrow.starts_with(base) && narrow[base.len()..].starts_with('/') {
+    let base = broad
+        .trim_end_matches("/**")
+        .trim_end_matches("/*")
+        .trim_end_matches('/');
+    // `src/**`, or a plain path, which is also the directory of that name
+    // (`src` holds `src/Worker.hs`; see `matching::Glob::new`).
+    let dir = base != broad || !matching::is_pattern(broad);
+    if dir && narrow.starts_with(base) && narrow[base.len()..].starts_with('/') {
         return true;
     }
     // A file a glob matches (`src/a/x.rs` inside `src/**/*.rs`).
@@ -1836,15 +1842,15 @@ fn covers(broad: &str, narrow: &str) -> bool {
 /// `App/Debug/Menu.swift`. Their literal leading directories must be one
 /// inside the other, and patterns for files of two extensions
 /// (`**/*.rs`, `**/*.ts`) never meet; a plain path must match the other
-/// glob.
+/// glob or be a directory it lies in.
 fn globs_touch(left: &str, right: &str) -> bool {
     if left.starts_with("module:") || right.starts_with("module:") {
         return false;
     }
     match (matching::is_pattern(left), matching::is_pattern(right)) {
         (false, false) => return left == right,
-        (false, true) => return matching::Glob::new(right).matches(left),
-        (true, false) => return matching::Glob::new(left).matches(right),
+        (false, true) => return dir_touches(left, right),
+        (true, false) => return dir_touches(right, left),
         (true, true) => {}
     }
     let (lits_left, lits_right) = (
@@ -1863,6 +1869,18 @@ fn globs_touch(left: &str, right: &str) -> bool {
             .map(str::to_owned)
     };
     !matches!((extension(left), extension(right)), (Some(x), Some(y)) if x != y)
+}
+
+/// Whether a plain path and a glob can match one file: the glob matches
+/// the path, or the path is a directory the glob's literal start lies in
+/// (`src` and `src/**/*.rs`).
+fn dir_touches(path: &str, glob: &str) -> bool {
+    if matching::Glob::new(glob).matches(path) {
+        return true;
+    }
+    let dir: Vec<&str> = path.split('/').collect();
+    let literal = matching::literal_segments(glob);
+    literal.len() >= dir.len() && literal[..dir.len()] == dir[..]
 }
 
 /// Whether `text` names the file or directory of a scope item: its path up
@@ -3906,6 +3924,16 @@ mod tests {
             (&["src/a/x.rs"], &["src/**/*.rs"], Narrower),
             (&["src/**/*.rs"], &["src/a/x.rs"], Broader),
             (&["src/a/x.ts"], &["src/**/*.rs"], Disjoint),
+            // A plain path is also the directory of that name (`src/` is
+            // stored as `src`).
+            (&["src/Worker.hs"], &["src/", "app/"], Narrower),
+            (&["src/lib/components/**"], &["src/lib"], Narrower),
+            (&["src"], &["src/a/x.rs"], Broader),
+            (&["src/a/**", "lib/x.rs"], &["src"], Overlapping),
+            (&["src"], &["src/**/*.rs"], Broader),
+            (&["lib"], &["lib/**/*.rs", "docs/**"], Overlapping),
+            (&["src/a.rs"], &["src/a.rs"], Same),
+            (&["srcx/a.rs"], &["src"], Disjoint),
         ];
         for (c, t, expected) in cases {
             let cm = memory("c-1", MemoryType::Decision, "t", "s", c);
