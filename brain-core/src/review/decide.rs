@@ -2174,6 +2174,54 @@ mod tests {
         Reviewer::new(stored.iter()).review(&m)
     }
 
+    #[test]
+    fn a_label_of_where_the_text_comes_from_is_not_compared() {
+        let stored = vec![
+            memory(
+                "julia-floor-0001",
+                MemoryType::Convention,
+                "Minimum Julia is 1.9",
+                "Project.toml [compat] sets julia = \"1.9\"; CI tests 1.9 and the latest release.",
+                &["Project.toml"],
+            ),
+            memory(
+                "manifest-0001",
+                MemoryType::Convention,
+                "Manifest.toml not committed",
+                "This is a package, so Manifest.toml is git-ignored; only Project.toml is tracked.",
+                &["Project.toml"],
+            ),
+        ];
+        let body = "now that 1.10 is the LTS, Project.toml [compat] requires julia = \"1.10\" \
+                    and CI tests 1.10 and the latest release; 1.9 is dropped.";
+        // The record's name is no name of another thing ("ADR" where the
+        // memory says "Minimum").
+        for (title, summary) in [
+            (
+                "ADR-0004: raise the Julia floor to the LTS".to_owned(),
+                format!("Per ADR-0004, {body}"),
+            ),
+            (
+                "Migration note: raise the Julia floor to the LTS".to_owned(),
+                format!("Migration note: {body}"),
+            ),
+        ] {
+            let out = review_new(
+                &stored,
+                MemoryType::Convention,
+                &title,
+                &summary,
+                &["Project.toml"],
+            );
+            assert_eq!(
+                verdict_of(&out),
+                (Decision::Supersede, Some("julia-floor-0001")),
+                "{title}: {}",
+                out.reason
+            );
+        }
+    }
+
     /// The decision and the first target of an outcome.
     fn verdict_of(out: &crate::review::ReviewOutcome) -> (Decision, Option<&str>) {
         (out.decision, out.targets.first().map(MemoryId::as_str))

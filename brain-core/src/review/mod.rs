@@ -41,6 +41,7 @@ mod subject;
 pub mod text;
 mod values;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::JsonSchema;
@@ -303,6 +304,14 @@ impl<'a> Reviewer<'a> {
     /// and so are the candidates of its batch and candidates captured after
     /// it (see [`eligible`]).
     pub fn review(&self, candidate: &Memory) -> ReviewOutcome {
+        // "Closing #301: …" is compared as what follows the label; a label
+        // may still say that it only reports ("Session summary: …").
+        let compared = unlabelled(candidate);
+        let no_value = match compared {
+            Cow::Owned(_) => decide::Features::of(candidate).no_value,
+            Cow::Borrowed(_) => None,
+        };
+        let candidate = &*compared;
         let tokens = topic_tokens(candidate);
         let mut positions = self.index.candidates(&tokens, MAX_TARGETS);
         // Same-identity memories are always compared, whatever the prefilter says.
@@ -313,15 +322,20 @@ impl<'a> Reviewer<'a> {
                 }
             }
         }
-        let features = decide::Features::of(candidate);
+        let mut features = decide::Features::of(candidate);
+        features.no_value = features.no_value.or(no_value);
         // Everything the prefilter found that may be compared, of any type:
         // the words only one of them shares with the candidate are what ties
         // the candidate to that one.
-        let pool: Vec<(&Memory, decide::Features)> = positions
+        let pool: Vec<(Cow<'_, Memory>, decide::Features)> = positions
             .into_iter()
             .map(|i| self.stored[i])
             .filter(|m| eligible(candidate, m))
-            .map(|m| (m, decide::Features::of(m)))
+            .map(unlabelled)
+            .map(|m| {
+                let f = decide::Features::of(&m);
+                (m, f)
+            })
             .collect();
         // A memory of another type may be replaced by name, and dismissed
         // knowledge is dismissed whatever type it comes back as; otherwise
@@ -382,6 +396,23 @@ impl<'a> Reviewer<'a> {
             .collect();
         classify::outcome(candidate, &features, scored)
     }
+}
+
+/// The memory with the labels of its title and summary left out (see
+/// [`text::without_label`]): a ticket's or a record's reference says where
+/// the knowledge comes from, not what it is.
+fn unlabelled(m: &Memory) -> Cow<'_, Memory> {
+    let (title, summary) = (
+        text::without_label(&m.title),
+        text::without_label(&m.summary),
+    );
+    if title.len() == m.title.len() && summary.len() == m.summary.len() {
+        return Cow::Borrowed(m);
+    }
+    let mut m = m.clone();
+    m.title = title.to_owned();
+    m.summary = summary.to_owned();
+    Cow::Owned(m)
 }
 
 /// Whether `stored` may be compared with `candidate` at all: not the

@@ -51,6 +51,120 @@ pub fn stem(word: &str) -> String {
     w
 }
 
+/// Words of a label that says where a text comes from, not what it is
+/// about ("Per ADR-0023: …", "Svelte 5 migration note: …", "Runbook step:
+/// …", "Issue #210 decision: …").
+const LABEL_WORDS: &[&str] = &[
+    "per",
+    "from",
+    "closing",
+    "closed",
+    "closes",
+    "fixes",
+    "re",
+    "see",
+    "issue",
+    "incident",
+    "inc",
+    "pr",
+    "mr",
+    "ticket",
+    "bug",
+    "adr",
+    "rfc",
+    "audit",
+    "finding",
+    "note",
+    "notes",
+    "migration",
+    "runbook",
+    "step",
+    "decision",
+    "review",
+    "code",
+    "postmortem",
+    "retro",
+    "followup",
+    "follow",
+    "up",
+    "update",
+    "comment",
+    "thread",
+    "tldr",
+    "summary",
+    "action",
+    "item",
+    "lesson",
+    "learned",
+];
+
+/// Words that make a label at all (not "the", "of" or a reference alone).
+const FILLER: &[&str] = &[
+    "the", "a", "an", "of", "in", "on", "for", "from", "per", "re", "see", "up",
+];
+
+/// A reference to a ticket, incident or record: `#301`, `INC-902`,
+/// `ADR-0023`, `M-03`.
+fn reference(word: &str) -> bool {
+    let numbered = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    if let Some(n) = word.strip_prefix('#') {
+        return numbered(n);
+    }
+    word.split_once('-').is_some_and(|(head, n)| {
+        !head.is_empty() && head.chars().all(|c| c.is_ascii_uppercase()) && numbered(n)
+    })
+}
+
+/// The text without a leading label that says where it comes from rather
+/// than what it says: "Per ADR-0023: nix fmt must pass in CI", "From
+/// INC-902: CI and laptops …", "Closing #301: BUILD files …", "Svelte 5
+/// migration note: props via $props()". A label ends at the first `:` (or
+/// the `,` after "Per ADR-0023"), is made of label words (see
+/// [`LABEL_WORDS`]), references (`#301`, `INC-902`) and numbers with at
+/// most two other words, and holds a label word other than filler or a
+/// `#` reference, or is references alone ("ADR-0004: …"); at least two
+/// words must follow it. Other text is
+/// returned as it is: "CI: clippy must pass", "SHA-256 checksums: …" and
+/// "Extra case for the COMP-3 decoder: …" say what.
+pub fn without_label(text: &str) -> &str {
+    let trimmed = text.trim_start();
+    let end = match (trimmed.find(':'), trimmed.find(',')) {
+        (Some(colon), Some(comma)) if comma < colon && starts_with_per(trimmed) => comma,
+        (Some(colon), _) => colon,
+        (None, Some(comma)) if starts_with_per(trimmed) => comma,
+        _ => return text,
+    };
+    let (label, rest) = (&trimmed[..end], trimmed[end + 1..].trim_start());
+    if rest.split_whitespace().count() < 2 || label.contains(['`', '(', '"', '.']) {
+        return text;
+    }
+    let (mut other, mut labelled, mut references) = (0, false, 0);
+    for word in label.split_whitespace() {
+        let lower = word.to_lowercase();
+        let lower = lower.trim_matches(|c: char| !c.is_alphanumeric());
+        if reference(word) {
+            references += 1;
+            labelled |= word.starts_with('#');
+        } else if LABEL_WORDS.contains(&lower) {
+            labelled |= !FILLER.contains(&lower);
+        } else if !lower.chars().all(|c| c.is_ascii_digit()) {
+            other += 1;
+        }
+    }
+    // A reference with nothing else is a label too ("ADR-0004: …").
+    if (labelled && other <= 2) || (references > 0 && other == 0) {
+        rest
+    } else {
+        text
+    }
+}
+
+/// Whether a text opens with "Per " ("Per ADR-0023, …").
+fn starts_with_per(text: &str) -> bool {
+    text.get(..4)
+        .is_some_and(|p| p.eq_ignore_ascii_case("per "))
+}
+
 /// Splits text into lowercase, stemmed words (letters and digits), keeping
 /// stopwords; phrases are matched on this sequence.
 pub fn words(text: &str) -> Vec<String> {
@@ -873,6 +987,71 @@ mod tests {
         ];
         for (a, b, expected) in cases {
             assert_eq!(opposite_words(a, b), expected, "{a:?} / {b:?}");
+        }
+    }
+
+    #[test]
+    fn labels_that_say_where_a_text_comes_from() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "Per ADR-0023: nix fmt must pass in CI",
+                "nix fmt must pass in CI",
+            ),
+            (
+                "Per ADR-0023, flake.nix sets the formatter",
+                "flake.nix sets the formatter",
+            ),
+            (
+                "From INC-902: CI and laptops built different paths",
+                "CI and laptops built different paths",
+            ),
+            (
+                "Closing #301: BUILD files don't track new imports",
+                "BUILD files don't track new imports",
+            ),
+            (
+                "Issue #210 decision: all signal wiring happens in _ready()",
+                "all signal wiring happens in _ready()",
+            ),
+            (
+                "Svelte 5 migration note: props via $props()",
+                "props via $props()",
+            ),
+            (
+                "Runbook step: drain the node before patching",
+                "drain the node before patching",
+            ),
+            (
+                "Audit finding M-03: storage writes after the ETH send",
+                "storage writes after the ETH send",
+            ),
+            (
+                "ADR-0004: raise the Julia floor to the LTS",
+                "raise the Julia floor to the LTS",
+            ),
+            (
+                "Code review #88: empty lists must not crash the worker",
+                "empty lists must not crash the worker",
+            ),
+            // Labels that say what the text is about stay.
+            ("CI: clippy must pass", "CI: clippy must pass"),
+            (
+                "SHA-256 checksums: verify every download",
+                "SHA-256 checksums: verify every download",
+            ),
+            (
+                "Extra case for the COMP-3 decoder: besides 0xC and 0xD",
+                "Extra case for the COMP-3 decoder: besides 0xC and 0xD",
+            ),
+            ("Note: flaky", "Note: flaky"),
+            ("Use `foo:bar` in tests", "Use `foo:bar` in tests"),
+            (
+                "Payments service uses Postgres",
+                "Payments service uses Postgres",
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(without_label(text), *want, "{text}");
         }
     }
 
