@@ -86,57 +86,58 @@ fn score(set: &str, floors: Floors) {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Measured on 2026-11-26 (docs/retrieval.md): R@5 0.75, MRR 0.59, abstain
+/// Measured on 2026-11-27 (docs/retrieval.md): R@5 0.75, MRR 0.60, abstain
 /// 18/19; per corpus, difficulty and style as in that report. Every floor
-/// is five points under what was measured.
+/// is five points under what was measured, or an earlier floor where that
+/// was higher (floors are only raised).
 #[test]
 fn the_dev_set_stays_above_its_floors() {
     score(
         "retrieval-dev",
         &[
-            ("all", Some(0.70), Some(0.54), Some(0.90)),
-            ("android__nowinandroid", Some(0.95), Some(0.73), Some(0.95)),
+            ("all", Some(0.70), Some(0.55), Some(0.90)),
+            ("android__nowinandroid", Some(0.95), Some(0.78), Some(0.95)),
             ("astral-sh__uv", Some(0.87), Some(0.78), Some(0.95)),
             ("biomejs__biome", Some(0.55), Some(0.35), Some(0.95)),
             ("denoland__deno", Some(0.85), Some(0.66), Some(0.95)),
-            ("dotnet__aspire", Some(0.50), Some(0.28), Some(0.45)),
+            ("dotnet__aspire", Some(0.50), Some(0.31), Some(0.45)),
             ("electron__electron", Some(0.65), Some(0.47), Some(0.95)),
             (
                 "google-gemini__gemini-cli",
                 Some(0.75),
-                Some(0.57),
+                Some(0.63),
                 Some(0.95),
             ),
             ("pydantic__pydantic-ai", Some(0.53), Some(0.35), Some(0.95)),
-            ("rails__rails", Some(0.77), Some(0.65), Some(0.95)),
+            ("rails__rails", Some(0.77), Some(0.66), Some(0.95)),
             ("trpc__trpc", Some(0.62), Some(0.60), Some(0.95)),
             ("abstain", None, None, Some(0.90)),
-            ("lexical", Some(0.91), Some(0.71), None),
+            ("lexical", Some(0.91), Some(0.73), None),
             ("paraphrase", Some(0.47), Some(0.37), None),
-            ("long_prompt", Some(0.56), Some(0.42), Some(0.95)),
-            ("names_files", Some(0.72), Some(0.51), Some(0.81)),
+            ("long_prompt", Some(0.56), Some(0.44), Some(0.95)),
+            ("names_files", Some(0.72), Some(0.54), Some(0.81)),
             ("pasted_log", Some(0.76), Some(0.61), None),
             ("short", Some(0.80), Some(0.67), Some(0.95)),
         ],
     );
 }
 
-/// Measured on 2026-11-27: R@5 0.72, MRR 0.54, abstain 12/16; per corpus,
+/// Measured on 2026-11-27: R@5 0.74, MRR 0.55, abstain 12/16; per corpus,
 /// difficulty and style as in docs/retrieval.md. Every floor is five
-/// points under what was measured.
+/// points under what was measured, or an earlier, higher floor.
 #[test]
 fn the_held_out_set_stays_above_its_floors() {
     score(
         "retrieval-holdout",
         &[
-            ("all", Some(0.67), Some(0.49), Some(0.70)),
+            ("all", Some(0.69), Some(0.50), Some(0.70)),
             (
                 "Azure__azure-sdk-for-java",
                 Some(0.50),
-                Some(0.31),
+                Some(0.32),
                 Some(0.95),
             ),
-            ("Homebrew__brew", Some(0.65), Some(0.39), Some(0.95)),
+            ("Homebrew__brew", Some(0.75), Some(0.46), Some(0.95)),
             ("PostHog__posthog", Some(0.75), Some(0.73), Some(0.45)),
             ("cybercog__laravel-love", Some(0.78), Some(0.54), Some(0.95)),
             ("duckdb__duckdb", Some(0.55), Some(0.36), Some(0.45)),
@@ -144,11 +145,11 @@ fn the_held_out_set_stays_above_its_floors() {
             ("openai__codex", Some(0.73), Some(0.56), Some(0.45)),
             ("tuist__tuist", Some(0.62), Some(0.33), Some(0.45)),
             ("abstain", None, None, Some(0.70)),
-            ("lexical", Some(0.78), Some(0.64), None),
-            ("paraphrase", Some(0.57), Some(0.34), None),
+            ("lexical", Some(0.78), Some(0.66), None),
+            ("paraphrase", Some(0.59), Some(0.34), None),
             ("long_prompt", Some(0.81), Some(0.56), Some(0.95)),
-            ("names_files", Some(0.53), Some(0.36), Some(0.45)),
-            ("pasted_log", Some(0.83), Some(0.63), None),
+            ("names_files", Some(0.57), Some(0.37), Some(0.45)),
+            ("pasted_log", Some(0.83), Some(0.67), None),
             ("short", Some(0.56), Some(0.46), Some(0.70)),
         ],
     );
@@ -156,29 +157,30 @@ fn the_held_out_set_stays_above_its_floors() {
 
 /// The fresh set (`tests/fixtures/retrieval-fresh`), labelled after the
 /// ranking was tuned, from repositories neither other set uses. Measured on
-/// 2026-11-26: R@5 0.60, MRR 0.48, abstain 11/18; per corpus, difficulty and
+/// 2026-11-27: R@5 0.61, MRR 0.49, abstain 11/18; per corpus, difficulty and
 /// style as in docs/retrieval.md. Every floor is five points under what was
-/// measured (none where nothing was: long prompts' one abstain task).
+/// measured, or an earlier, higher floor (none where nothing was: long
+/// prompts' one abstain task).
 #[test]
 fn the_fresh_set_stays_above_its_floors() {
     score(
         "retrieval-fresh",
         &[
-            ("all", Some(0.55), Some(0.43), Some(0.56)),
-            ("astral-sh__ruff", Some(0.70), Some(0.64), Some(0.61)),
+            ("all", Some(0.56), Some(0.44), Some(0.56)),
+            ("astral-sh__ruff", Some(0.70), Some(0.64), Some(0.62)),
             ("chatwoot__chatwoot", Some(0.70), Some(0.62), Some(0.95)),
             ("cli__cli", Some(0.35), Some(0.34), Some(0.95)),
             ("cline__cline", Some(0.59), Some(0.39), Some(0.28)),
             ("dotnet__runtime", Some(0.65), Some(0.44), Some(0.45)),
             ("home-assistant__core", Some(0.62), Some(0.60), Some(0.45)),
-            ("mastra-ai__mastra", Some(0.40), Some(0.19), Some(0.45)),
-            ("microsoft__vscode", Some(0.40), Some(0.26), Some(0.45)),
+            ("mastra-ai__mastra", Some(0.50), Some(0.25), Some(0.45)),
+            ("microsoft__vscode", Some(0.40), Some(0.27), Some(0.45)),
             ("abstain", None, None, Some(0.56)),
-            ("lexical", Some(0.79), Some(0.71), None),
+            ("lexical", Some(0.82), Some(0.73), None),
             ("paraphrase", Some(0.28), Some(0.17), None),
             ("long_prompt", Some(0.45), Some(0.37), None),
-            ("names_files", Some(0.52), Some(0.52), Some(0.37)),
-            ("pasted_log", Some(0.63), Some(0.37), None),
+            ("names_files", Some(0.56), Some(0.54), Some(0.38)),
+            ("pasted_log", Some(0.63), Some(0.38), None),
             ("short", Some(0.64), Some(0.46), Some(0.75)),
         ],
     );

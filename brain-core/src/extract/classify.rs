@@ -487,6 +487,25 @@ pub fn heading_type(heading: &str) -> Option<MemoryType> {
         .map(|(_, k)| *k)
 }
 
+/// Words of a heading over a description of the project rather than a rule
+/// ("Project overview", "Repository structure", "Key components").
+const OVERVIEW_HEADINGS: &[&str] = &[
+    "overview",
+    "structure",
+    "layout",
+    "key components",
+    "architecture",
+    "directory map",
+    "codebase map",
+];
+
+/// Whether a heading is over a description of the project or its layout: a
+/// pattern (how the code is laid out), context for a rule more than a rule.
+pub fn overview_heading(heading: &str) -> bool {
+    let words = crate::review::text::words(heading);
+    !words.is_empty() && words.len() <= 6 && !find_phrases(heading, OVERVIEW_HEADINGS).is_empty()
+}
+
 /// How much a heading's or lead-in's type adds to that type's score.
 pub const HINT_WEIGHT: f64 = 3.0;
 

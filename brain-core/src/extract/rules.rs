@@ -19,8 +19,11 @@
 //! no prose (a heading over a code block), takes its heading. Its summary is
 //! its first sentences; its detail its whole text, code intact. Its **tags**
 //! are the headings above it; its **type** comes from the headings or its
-//! words (`convention` by default: rule files state how work is done here);
-//! `ALWAYS` / `NEVER` / `MUST` raise its importance. Its **scope** is the
+//! words (`convention` by default: rule files state how work is done here;
+//! a description under an overview heading, "Project overview" or
+//! "Repository structure", is a `pattern` of low importance: context for the
+//! rules beside it, not a rule); `ALWAYS` / `NEVER` / `MUST` raise its
+//! importance. Its **scope** is the
 //! paths its own text names ([`super::complete::scope`]: checked against the
 //! repository's tracked files when they are known), plus a Cursor rule's
 //! `globs`. Each unit carries a **span key** (file and a hash of its text),
@@ -467,8 +470,24 @@ fn draft(
         .rev()
         .find_map(|h| classify::heading_type(h));
     let class = classify::classify(&prose, None, None);
+    let severe = !find_phrases(&prose, classify::SEVERE_RISK).is_empty();
+    let emphatic = EMPHASIS.iter().any(|e| prose.contains(e))
+        || heads.iter().any(|h| {
+            h.to_lowercase().contains("critical") || h.to_lowercase().contains("important")
+        });
+    // A description of the project or its layout under an overview heading
+    // is a pattern, and less important than the rules beside it; an
+    // emphatic rule there ("NEVER commit `dist/`") is still a rule.
+    let overview = !severe
+        && !emphatic
+        && section
+            .headings
+            .iter()
+            .any(|h| classify::overview_heading(h));
     let kind = from_heading.unwrap_or(if class.score >= classify::MIN_TYPE_SCORE + 1.0 {
         class.kind
+    } else if overview {
+        MemoryType::Pattern
     } else {
         MemoryType::Convention
     });
@@ -529,11 +548,6 @@ fn draft(
     tags.extend(complete::tags(&paths, &modules));
     tags.retain(|t| t.len() <= 40);
     tags.dedup();
-    let severe = !find_phrases(&prose, classify::SEVERE_RISK).is_empty();
-    let emphatic = EMPHASIS.iter().any(|e| prose.contains(e))
-        || heads.iter().any(|h| {
-            h.to_lowercase().contains("critical") || h.to_lowercase().contains("important")
-        });
     let quality = 50 + u32::try_from(words.min(40)).unwrap_or(0);
     // A rule cut out of a longer section keeps the headings it was under:
     // they often state the rule ("CRITICAL: Do NOT use …").
@@ -556,6 +570,8 @@ fn draft(
             // Cursor's `alwaysApply: true` asks for the rule in every session.
             importance: if severe || emphatic || file.always_apply == Some(true) {
                 Importance::High
+            } else if overview {
+                Importance::Low
             } else {
                 Importance::Medium
             },
@@ -1137,6 +1153,30 @@ mod tests {
         );
         assert_eq!(d[1].draft.importance, Importance::Medium);
         assert!(d.iter().all(|x| !x.draft.title.starts_with("Untitled")));
+    }
+
+    #[test]
+    fn overviews_of_the_project_are_patterns_of_low_importance() {
+        let text = "# Guide\n\n## Project overview\n\nThe server lives in `server/` and the web client in `web/`; they talk over a JSON API.\n\n\
+                    ## Repository structure\n\nPackages sit under `packages/`, one per published npm package, with tests beside the code.\n\n\
+                    ## Testing\n\nRun the tests of the package you changed before pushing, not the whole suite.\n\n\
+                    ## Overview\n\nNEVER commit generated files from `dist/`; CI builds them.\n";
+        let file = parse(text, RuleFormat::Markdown).unwrap();
+        let (d, _) = drafts(&file, "AGENTS.md", None);
+        let got: Vec<(MemoryType, Importance)> = d
+            .iter()
+            .map(|x| (x.draft.kind, x.draft.importance))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (MemoryType::Pattern, Importance::Low),
+                (MemoryType::Pattern, Importance::Low),
+                (MemoryType::Convention, Importance::Medium),
+                // An emphatic rule under such a heading is still a rule.
+                (MemoryType::Convention, Importance::High),
+            ]
+        );
     }
 
     #[test]
