@@ -502,7 +502,12 @@ fn negated_at(clause: &[String], i: usize) -> bool {
 }
 
 /// Words that open a condition or a time clause.
-const CONDITIONS: &[&str] = &["after", "once", "until", "when", "before", "unless", "if"];
+const CONDITIONS: &[&str] = &[
+    "after", "once", "until", "when", "whenever", "before", "unless", "if",
+];
+
+/// Words that open a condition that may never be met.
+const HYPOTHETICAL: &[&str] = &["if", "when", "whenever", "unless"];
 
 /// Whether the sentence holding `clause` (a slice of `text`) has a word of
 /// [`CONDITIONS`] before it: "…, after invoicing, dunning and tax export
@@ -519,6 +524,10 @@ fn opens_condition(text: &str, clause: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| CONDITIONS.contains(&w.to_lowercase().as_str()))
 }
+
+/// Verbs of [`REPLACEMENT_WORDING`] whose past is their base form: only
+/// that form reports a change ("split into", not "splits into").
+const IRREGULAR_PAST: &[&str] = &["split"];
 
 /// One occurrence of a phrase in a clause: where it starts and how many
 /// words it spans.
@@ -549,10 +558,14 @@ fn occurrences(
             // "turning off X hides resets" are advice.
             let progressive = start > 0 && BE.contains(&raw[start - 1].as_str());
             let tense = phrase.split_whitespace().zip(&raw[start..]).all(|(p, r)| {
-                !p.ends_with("ed")
-                    || r.ends_with("ed")
-                    || r == p
-                    || (progressive && r.ends_with("ing"))
+                let past = if IRREGULAR_PAST.contains(&p) {
+                    // "was split into" is a change, "the loader splits it
+                    // into" what the code does.
+                    r == p
+                } else {
+                    !p.ends_with("ed") || r.ends_with("ed") || r == p
+                };
+                past || (progressive && r.ends_with("ing"))
             });
             if !negated && tense {
                 found.push(Occurrence {
@@ -719,13 +732,24 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
         for Occurrence { phrase, start, len } in occurrences(&needles, &clause, &raw) {
             // "once the remaining callers have moved to REST v3": a
             // condition for what the sentence says, not a change made.
-            if start > 0
-                && ["have", "has", "had"].contains(&raw[start - 1].as_str())
-                && (conditional
-                    || raw[..start]
-                        .iter()
-                        .any(|w| CONDITIONS.contains(&w.as_str())))
-            {
+            let in_condition = conditional
+                || raw[..start]
+                    .iter()
+                    .any(|w| CONDITIONS.contains(&w.as_str()));
+            let auxiliary = raw[start.saturating_sub(3)..start]
+                .iter()
+                .rev()
+                .find(|w| ["have", "has", "had", "is", "are", "get", "gets"].contains(&w.as_str()));
+            // "whenever Go imports are added or removed": a present passive
+            // after "if" or "when" is what may happen, not what did ("after
+            // the upgrade the flag is removed" still reports a change).
+            let hypothetical = auxiliary
+                .is_some_and(|a| ["is", "are", "get", "gets"].contains(&a.as_str()))
+                && raw[..start]
+                    .iter()
+                    .any(|w| HYPOTHETICAL.contains(&w.as_str()));
+            let perfect = auxiliary.is_some_and(|a| ["have", "has", "had"].contains(&a.as_str()));
+            if (perfect && in_condition) || hypothetical {
                 continue;
             }
             // "There is no manifest.js to maintain" retires a file; "there
@@ -1007,6 +1031,20 @@ mod tests {
             (
                 "The BashOperator wrapper is gone.",
                 &[("gone", &[&["bashoperator"]])],
+            ),
+            // A condition is no change either.
+            (
+                "Whenever Go imports are added or removed, run bazel run //:gazelle.",
+                &[],
+            ),
+            (
+                "After the upgrade the legacy flag is removed.",
+                &[("removed", &[&["after", "upgrade", "legacy", "flag"]])],
+            ),
+            // What code does is no change.
+            (
+                "SESSION_SECRET holds a list that sessions.server.ts splits into the secrets array.",
+                &[],
             ),
             (
                 "The monolithic config.yml was split up into one file per team.",
