@@ -359,7 +359,14 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
         .collect();
     // Words only two memories share tie two of one type (see below).
     let same_type: Vec<&Scored> = live.iter().copied().filter(|s| !s.cross_type).collect();
-    let leader = specific_leader(&same_type);
+    let leader = specific_leader(&same_type).or_else(|| {
+        specific_leader(&live).filter(|s| {
+            s.cross_type
+                && s.specific.len() >= KIN_SPECIFIC
+                && s.evidence.summary >= KIN_BODY
+                && !s.own_title_name_unsaid
+        })
+    });
     if let Some(verdict) = exception_to(features, &live) {
         return verdict;
     }
@@ -766,6 +773,16 @@ fn claimed<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
     let first = found.next().copied();
     found.next().is_none().then_some(first).flatten()
 }
+
+/// Words only two memories of two rule types share that tie them, when no
+/// memory of the candidate's own type is tied to it (see
+/// [`specific_leader`]): more than within one type, since a gotcha and a
+/// convention about neighbouring things share a domain's words.
+const KIN_SPECIFIC: usize = 6;
+
+/// How alike the bodies of two memories of two rule types tied by the words
+/// only they share must be.
+const KIN_BODY: f64 = 0.3;
 
 /// The memory that shares the most words with the candidate that no other
 /// compared memory has, when it has at least twice as many as any other.

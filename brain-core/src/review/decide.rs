@@ -569,6 +569,10 @@ pub(super) struct Scored {
     /// candidate never writes: words they share elsewhere are about
     /// something else.
     pub(super) title_name_unsaid: bool,
+    /// The other way round: the candidate's title names something in code
+    /// (`ops-search-degraded`, `~/Library/Caches`) that the target never
+    /// writes.
+    pub(super) own_title_name_unsaid: bool,
     /// The candidate turns down a word of the target's title that the
     /// target does not turn down ("preview uses preview.proxy, not
     /// server.proxy" against "Vite dev server proxies /api …"): it sets
@@ -1034,6 +1038,7 @@ pub(super) fn evidence(
         moved_from: moved_away(candidate, features, target),
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
+        own_title_name_unsaid: title_name_unsaid(features, target_features),
         turns_down_title: turns_down_title(features, target_features),
         set_apart: sets_apart(features, target_features),
         switches_tool,
@@ -2172,6 +2177,69 @@ mod tests {
         m.status = Status::Candidate;
         m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
         Reviewer::new(stored.iter()).review(&m)
+    }
+
+    #[test]
+    fn words_only_two_rules_of_two_types_share_tie_them() {
+        let stored = vec![
+            memory(
+                "logs-stdout-0001",
+                MemoryType::Convention,
+                "Structured logs go to stdout as JSON",
+                "Services log with zerolog to stdout in JSON; the node agent ships stdout to \
+                 Loki, so never write log files or print diagnostics with fmt.Println. \
+                 Middleware attaches the request id to every line, and production keeps a \
+                 tenth of debug lines.",
+                &["services/**"],
+            ),
+            memory(
+                "config-env-0001",
+                MemoryType::Convention,
+                "Configuration comes from environment variables",
+                "Services read settings from env vars parsed by envconfig at startup.",
+                &["services/**"],
+            ),
+        ];
+        // A gotcha telling the convention from the other side: the words
+        // only these two share (zerolog, stdout, JSON, agent, ships, Loki,
+        // Println, diagnostics) tie them, though the titles share nothing.
+        let told = |title: &str| {
+            review_new(
+                &stored,
+                MemoryType::Gotcha,
+                title,
+                "During the March outage nobody could see why checkout retries spiked for \
+                 three hours: the payment handlers reported through fmt.Println and a local \
+                 debug file on each pod, and neither is collected anywhere. Only zerolog's JSON \
+                 lines on stdout are picked up by the node agent and shipped to Loki, so every \
+                 diagnostic a handler emits has to go through the shared request logger. The \
+                 on-call engineer spent most of the incident guessing at the cause from metrics \
+                 alone before the payment provider confirmed its own degraded state.",
+                &["services/payments/**", "cmd/**"],
+            )
+        };
+        let out = told("Diagnostics printed with fmt.Println never reach Loki");
+        assert_eq!(
+            verdict_of(&out),
+            (Decision::Merge, Some("logs-stdout-0001")),
+            "{}",
+            out.reason
+        );
+        // A title naming in code what the convention never writes is about
+        // that thing.
+        let out = told("Diagnostics from `debugdump.Write` never reach Loki");
+        assert_eq!(verdict_of(&out).0, Decision::Accept, "{}", out.reason);
+        // Fewer such words between a gotcha and a convention are a domain's
+        // words, not one rule.
+        let out = review_new(
+            &stored,
+            MemoryType::Gotcha,
+            "Loki drops entries larger than 256 KB",
+            "The node agent ships stdout to Loki, which rejects any entry over 256 KB; split \
+             large payloads before logging them.",
+            &["services/**"],
+        );
+        assert_eq!(verdict_of(&out).0, Decision::Accept, "{}", out.reason);
     }
 
     #[test]
