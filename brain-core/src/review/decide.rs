@@ -964,9 +964,7 @@ pub(super) fn evidence(
         combined,
         scope,
     } = closeness;
-    let all_text = &features.text;
-    let target_text = &target_features.text;
-    let target_words = text::tokens(target_text);
+    let target_words = text::tokens(&target_features.text);
     let adds_information = adds_information(candidate, target, &target_words, detail);
     let Replacement {
         phrases: replacement_wording,
@@ -1000,7 +998,7 @@ pub(super) fn evidence(
         detail,
         combined,
         replacement_wording,
-        additive_wording: owned(find_phrases(all_text, ADDITIVE_WORDING)),
+        additive_wording: owned(find_phrases(&features.text, ADDITIVE_WORDING)),
         adds_information,
         newer: candidate.provenance.captured_at > target.provenance.captured_at,
         lineage_link: candidate.lineage.supersedes.contains(&target.id),

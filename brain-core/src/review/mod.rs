@@ -410,8 +410,8 @@ fn unlabelled(m: &Memory) -> Cow<'_, Memory> {
         return Cow::Borrowed(m);
     }
     let mut m = m.clone();
-    m.title = title.to_owned();
-    m.summary = summary.to_owned();
+    title.clone_into(&mut m.title);
+    summary.clone_into(&mut m.summary);
     Cow::Owned(m)
 }
 

@@ -118,7 +118,7 @@ fn reference(word: &str) -> bool {
 /// The text without a leading label that says where it comes from rather
 /// than what it says: "Per ADR-0023: nix fmt must pass in CI", "From
 /// INC-902: CI and laptops …", "Closing #301: BUILD files …", "Svelte 5
-/// migration note: props via $props()". A label ends at the first `:` (or
+/// migration note: props via `$props()`". A label ends at the first `:` (or
 /// the `,` after "Per ADR-0023"), is made of label words (see
 /// [`LABEL_WORDS`]), references (`#301`, `INC-902`) and numbers with at
 /// most two other words, and holds a label word other than filler or a
