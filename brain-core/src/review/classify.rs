@@ -671,7 +671,7 @@ fn replaced<'s>(
     // scope that covers it.
     let now_tied = || {
         features
-            .title_says_now()
+            .says_now()
             .then(|| specific_leader(live))
             .flatten()
             .filter(|s| {

@@ -91,6 +91,9 @@ const REPORTED_CHANGES: &[&str] = &[
     "was dropped",
 ];
 
+/// Phrases that say a practice holds from here on, in place of another.
+const FROM_NOW_ON: &[&str] = &["from now on", "going forward", "from here on"];
+
 /// Verbs of a title that report a change as done, wherever their object
 /// stands ("Session data moved server-side into Redis").
 const MOVED: &[&str] = &["moved", "migrated", "renamed", "relocated"];
@@ -263,6 +266,13 @@ impl Features {
     /// a new vendor", "We dropped the old HTTP client").
     pub(super) fn announces_replacement(&self) -> bool {
         !self.title_replacements.is_empty()
+    }
+
+    /// Whether the title says how things stand now, or the text says what
+    /// holds from now on ("From now on every signal is connected in
+    /// `_ready()`"): a new state that replaces an earlier one.
+    pub(super) fn says_now(&self) -> bool {
+        self.title_says_now() || !text::find_phrases(&self.text, FROM_NOW_ON).is_empty()
     }
 
     /// Whether the title reports a change as done ("Postgres DSN env var
@@ -2238,6 +2248,42 @@ mod tests {
             &["services/**"],
         );
         assert_eq!(verdict_of(&out).0, Decision::Accept, "{}", out.reason);
+    }
+
+    #[test]
+    fn what_holds_from_now_on_replaces_what_held() {
+        let stored = vec![
+            memory(
+                "flags-yaml-0001",
+                MemoryType::Convention,
+                "Feature flags live in config/flags.yaml",
+                "Flags are declared in config/flags.yaml and read once at boot by \
+                 FlagLoader; ops toggles them by editing the file and redeploying.",
+                &["config/**"],
+            ),
+            memory(
+                "config-env-0001",
+                MemoryType::Convention,
+                "Secrets come from the environment",
+                "API keys are read from env vars, never from files under config/.",
+                &["config/**"],
+            ),
+        ];
+        let out = review_new(
+            &stored,
+            MemoryType::Convention,
+            "Flag toggles without a deploy",
+            "Editing the flags file meant a redeploy for every toggle. From now on flags \
+             are declared in the Unleash admin and FlagLoader polls it every 30 s; keep \
+             config/flags.yaml only as the boot default.",
+            &["config/**"],
+        );
+        assert_eq!(
+            verdict_of(&out),
+            (Decision::Supersede, Some("flags-yaml-0001")),
+            "{}",
+            out.reason
+        );
     }
 
     #[test]
