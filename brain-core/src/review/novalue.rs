@@ -4,10 +4,13 @@
 //! main"), which say nothing the next person needs.
 //!
 //! So are chat replies ("LGTM 👍 merging once CI is done", "Thanks, that
-//! fixed it", a title answering a thread: "Re: build failing"), platitudes
-//! made only of words about code quality ("We should always write clean,
-//! readable, well-tested code"), which name nothing to act on, and wishes
-//! put off twice over ("we should look into it at some point").
+//! fixed it", a title answering a thread: "Re: build failing", a thank-you
+//! for a review), platitudes made only of words about code quality ("We
+//! should always write clean, readable, well-tested code"), which name
+//! nothing to act on, wishes put off twice over ("we should look into it at
+//! some point"), and questions asked in the title and again in the body
+//! with no answer beside them ("Move flags to Redis?" / "should flags move
+//! to Redis? Let's bring it up at standup").
 //!
 //! A candidate is such a report when its title is one (it opens with a
 //! routine action in the past tense about routine work, a typo, a version, a
@@ -82,6 +85,10 @@ const UNSETTLED: &[&str] = &[
     "should investigate",
     "to investigate",
     "figure out",
+    "when i have time",
+    "when i get time",
+    "when i get a chance",
+    "clean it up later",
 ];
 
 /// The whole vocabulary of a chat reply that acknowledges or closes
@@ -487,6 +494,41 @@ const DURABLE: &[&str] = &[
     "important",
 ];
 
+/// Whether a candidate replies in a thread: "LGTM 👍 merging once CI is
+/// done" (a review reply, whatever follows), a title answering a thread
+/// ("Re: build failing"), a thank-you ("// Thanks @marco for the thorough
+/// review").
+fn replies(title: &str, summary: &str) -> bool {
+    [title, summary].iter().any(|t| {
+        text::words(t)
+            .first()
+            .is_some_and(|w| matches!(w.as_str(), "lgtm" | "thank" | "thanks"))
+    }) || title.trim_start().to_lowercase().starts_with("re:")
+}
+
+/// Whether a text states no rule or reason outside its questions: a
+/// question asked in the title and again in the body ("Move flags to
+/// Redis?" / "QUESTION: should feature flags move to Redis? Let's bring it
+/// up at standup tomorrow.") asks; an answer beside it ("Why does CI fail on
+/// Mondays? Because the cache expires over the weekend.") is knowledge, and
+/// so is a body that answers the title (checked by the caller: the body
+/// holds a question too).
+fn asks_only(text: &str) -> bool {
+    let mut rest = text;
+    while !rest.is_empty() {
+        let end = rest
+            .find(['.', '?', '!', '\n'])
+            .map_or(rest.len(), |i| i + 1);
+        let sentence = &rest[..end];
+        if !sentence.trim_end().ends_with('?') && !text::find_phrases(sentence, DURABLE).is_empty()
+        {
+            return false;
+        }
+        rest = &rest[end..];
+    }
+    true
+}
+
 /// Returns why a candidate has no durable value (it only reports activity
 /// or progress), or `None` when it may carry knowledge.
 pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Option<String> {
@@ -494,12 +536,13 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     let first = title_words.first()?;
     let all = format!("{title}\n{summary}\n{detail}");
     let words = text::words(&all);
-    // "LGTM 👍 merging once CI is done": a review reply, whatever follows;
-    // so is a title that answers a thread ("Re: build failing").
-    let replies = [title, summary]
-        .iter()
-        .any(|t| text::words(t).first().is_some_and(|w| w == "lgtm"))
-        || title.trim_start().to_lowercase().starts_with("re:");
+    let replies = replies(title, summary);
+    if title.trim_end().ends_with('?') && summary.contains('?') && asks_only(&all) {
+        return Some(format!(
+            "a question (\"{}\"), not knowledge",
+            title_opening(title, first)
+        ));
+    }
     // "build is green now": the state of the day, no change stated.
     let day_state = !text::find_phrases(&all, DAY_STATES).is_empty();
     if words.iter().all(|w| acknowledgement().contains(w))
@@ -700,6 +743,29 @@ mod tests {
                 true,
             ),
             ("WIP", "wip on search indexing, continuing tomorrow", true),
+            // A question asked twice over asks; one answered is knowledge,
+            // and so is a title answered by its body.
+            (
+                "Cache the exchange rates?",
+                "Should we cache the exchange rates in Redis? Let's discuss it on Monday.",
+                true,
+            ),
+            (
+                "Cache the exchange rates?",
+                "Should we cache them? No: rates must be fetched per quote because they change every minute.",
+                false,
+            ),
+            (
+                "Why does the nightly export time out?",
+                "The export reads the whole orders table in one query; page it by id in batches of 5,000.",
+                false,
+            ),
+            // A thank-you, even for something named.
+            (
+                "Thanks for the review",
+                "// Thanks @dana for reviewing the retry logic so quickly!",
+                true,
+            ),
             // A status of a review, a dependency merge that went fine, a
             // platitude about clarity.
             (
