@@ -66,6 +66,10 @@ const STATUS_TITLES: &[&str] = &[
     "chore",
 ];
 
+/// Markers of a note left in code that opens a body ("TODO(ana): …",
+/// "FIXME: …").
+const CODE_NOTES: &[&str] = &["todo", "fixme", "wip"];
+
 /// Words that say nothing was settled: a status line holding them records a
 /// discussion or a to-do, not a decision, whatever rule words it quotes
 /// ("discussed maybe using X instead of Y, no decision"; "TODO: look into
@@ -494,6 +498,23 @@ const DURABLE: &[&str] = &[
     "important",
 ];
 
+/// The status a title opens with ("WIP", "Session summary", "Blocked on
+/// …"), or the marker a note left in code opens its body with ("TODO(ana):
+/// this is messy, I'll clean it up when I have time").
+fn status_of(title_words: &[String], summary: &str) -> Option<&'static str> {
+    STATUS_TITLES
+        .iter()
+        .find(|p| {
+            let w = text::words(p);
+            title_words.len() >= w.len() && title_words[..w.len()] == w[..]
+        })
+        .or_else(|| {
+            let first = text::words(summary).into_iter().next()?;
+            CODE_NOTES.iter().find(|p| **p == first)
+        })
+        .copied()
+}
+
 /// Whether a candidate replies in a thread: "LGTM 👍 merging once CI is
 /// done" (a review reply, whatever follows), a title answering a thread
 /// ("Re: build failing"), a thank-you ("// Thanks @marco for the thorough
@@ -576,10 +597,7 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
             title_opening(title, first)
         ));
     }
-    let status = STATUS_TITLES.iter().find(|p| {
-        let w = text::words(p);
-        title_words.len() >= w.len() && title_words[..w.len()] == w[..]
-    });
+    let status = status_of(&title_words, summary);
     // A report of work opens the title ("Fixed …") or, under a title that
     // says how it went ("All tests green after rebase"), the summary.
     let reported = activity(title);
@@ -743,6 +761,18 @@ mod tests {
                 true,
             ),
             ("WIP", "wip on search indexing, continuing tomorrow", true),
+            // A note left in code: a to-do put off is none, one that
+            // states a rule is.
+            (
+                "Revisit the importer",
+                "TODO(sam): the importer is a bit of a mess, I'll tidy it up when I have time.",
+                true,
+            ),
+            (
+                "Importer must stay single-threaded",
+                "TODO: never run the importer in parallel, because rows of one file depend on each other.",
+                false,
+            ),
             // A question asked twice over asks; one answered is knowledge,
             // and so is a title answered by its body.
             (
