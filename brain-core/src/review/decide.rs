@@ -159,6 +159,9 @@ pub(super) struct Features {
     apart: OnceCell<BTreeSet<String>>,
     /// The addresses it names ([`addresses`]), found when first needed.
     addresses: OnceCell<Vec<String>>,
+    /// Whether it says where things are now ([`MOVE_WORDS`]), found when
+    /// first needed.
+    says_where: OnceCell<bool>,
 }
 
 impl Features {
@@ -193,6 +196,7 @@ impl Features {
             title_roots: OnceCell::new(),
             apart: OnceCell::new(),
             addresses: OnceCell::new(),
+            says_where: OnceCell::new(),
             terms: text::terms(&text),
             quantities: text::quantities(&text),
             title_tokens: text::tokens(&m.title),
@@ -306,6 +310,16 @@ impl Features {
     /// The addresses the text names.
     fn addresses(&self) -> &[String] {
         self.addresses.get_or_init(|| addresses(&self.text))
+    }
+
+    /// Whether the text says where things are now: "moved", "now", "is
+    /// gone", "folded into" (see [`MOVE_WORDS`]).
+    fn says_where(&self) -> bool {
+        *self.says_where.get_or_init(|| {
+            text::words(&self.text)
+                .iter()
+                .any(|w| MOVE_WORDS.iter().any(|m| text::root(w).starts_with(m)))
+        })
     }
 
     /// Whether the title compares a value with what it was ("Shorter
@@ -877,10 +891,7 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
     if own.is_empty() || target.scope.paths.is_empty() {
         return None;
     }
-    let says_where = text::words(&features.text)
-        .iter()
-        .any(|w| MOVE_WORDS.iter().any(|m| text::root(w).starts_with(m)));
-    if !says_where {
+    if !features.says_where() {
         return None;
     }
     // The same file in a new place: `app/middleware/auth.global.ts` for
@@ -901,9 +912,9 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
     // A module that became a package: `config/settings/base.py` for
     // `config/settings.py`, `src/api/orders.ts` for `src/api.ts`.
     if let Some(old) = target.scope.paths.iter().find(|t| {
+        // The last `.` of a path with a file name is that name's.
         file_name(t)
             .and_then(|_| t.rsplit_once('.'))
-            .filter(|(stem, ext)| !stem.is_empty() && !ext.contains('/'))
             .is_some_and(|(stem, _)| own.iter().any(|o| o.starts_with(&format!("{stem}/"))))
     }) {
         return Some(old.clone());
