@@ -90,17 +90,26 @@ pub(super) fn added_to(text: &str) -> Vec<BTreeSet<String>> {
             if !starts.is_empty() || !NAMED_KINDS.contains(&w.as_str()) {
                 continue;
             }
-            let Some(the) = (end.saturating_sub(NAMED_WORDS + 1)..end)
+            // "the no-CPU-limit rule", or a clause that opens on it: "TTL
+            // rule: sessions slide".
+            let opening = (end <= NAMED_WORDS).then_some(0);
+            let Some(first) = (end.saturating_sub(NAMED_WORDS + 1)..end)
                 .rev()
                 .find(|&i| clause[i] == "the")
+                .map(|the| the + 1)
+                .or(opening)
             else {
                 continue;
             };
-            let object = object_words(clause[the + 1..end].iter());
-            // One word names a note when it is a name in code: "the
-            // `$fillable` rule", not "the lint rule".
+            let object = object_words(clause[first..end].iter());
+            // One word names a note when it is a name in code or an
+            // acronym: "the `$fillable` rule", "the UTC rule", not "the
+            // lint rule".
             if object.len() >= 2
-                || (object.len() == 1 && object.iter().all(|w| in_code(written, w)))
+                || (object.len() == 1
+                    && object
+                        .iter()
+                        .all(|w| in_code(written, w) || acronym(written, w)))
             {
                 out.push(object);
             }
@@ -123,6 +132,57 @@ fn in_code(text: &str, word: &str) -> bool {
         || super::text::terms(text)
             .iter()
             .any(|t| t.words.len() == 1 && t.words[0] == word)
+}
+
+/// Whether `word` (a [`words`] word) is written in `text` as an acronym:
+/// two or more capitals ("UTC", "PDB", "TTL").
+fn acronym(text: &str, word: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric()).any(|t| {
+        t.len() >= 2
+            && t.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+            && t.chars().any(|c| c.is_ascii_uppercase())
+            && t.to_lowercase() == word
+    })
+}
+
+/// Whether the acronym `word` (lowercase, as [`words`] gives it) is
+/// spelled out in `text` by the initials of a name in camel case
+/// (`PodDisruptionBudget` for "pdb") or of consecutive words in title case
+/// ("Time To Live" for "ttl").
+pub(super) fn spelled_out(word: &str, text: &str) -> bool {
+    let n = word.chars().count();
+    if !(2..=6).contains(&n) {
+        return false;
+    }
+    let tokens: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let camel = tokens.iter().any(|t| {
+        if !t.chars().any(|c| c.is_ascii_lowercase()) {
+            return false;
+        }
+        let initials: String = t
+            .char_indices()
+            .filter(|&(i, c)| i == 0 || c.is_ascii_uppercase())
+            .map(|(_, c)| c.to_ascii_lowercase())
+            .collect();
+        initials.chars().count() >= 2 && initials == word
+    });
+    // Words in title case: "Pod Disruption Budget", "Time To Live".
+    let capitalised = |t: &&str| {
+        let mut c = t.chars();
+        c.next().is_some_and(|f| f.is_ascii_uppercase()) && c.all(|c| c.is_ascii_lowercase())
+    };
+    let letters: Vec<char> = word.chars().collect();
+    camel
+        || tokens.windows(n).any(|w| {
+            w.iter().all(capitalised)
+                && w.iter()
+                    .zip(&letters)
+                    .all(|(t, l)| t.starts_with(l.to_ascii_uppercase()))
+        })
 }
 
 /// Words after which "the … rule" names an earlier note by what it says.
@@ -168,6 +228,17 @@ mod tests {
                 "The $fillable rule also applies to custom pivot classes.",
                 &[&["fillable"]],
             ),
+            // Or an acronym; a clause may open on the name.
+            (
+                "Heads-up on the PDB rule: write them with maxUnavailable.",
+                &[&["pdb"]],
+            ),
+            ("TTL rule: sessions use sliding expiry.", &[&["ttl"]]),
+            // A call names the rule whole.
+            (
+                "Learned: the Depends(get_session) rule has one exception.",
+                &[&["depend", "get", "session"]],
+            ),
             // An instruction to add something names nothing it extends.
             ("Add to the allow list any new shader keyword.", &[]),
             ("Retries also apply to 429 responses.", &[]),
@@ -178,6 +249,25 @@ mod tests {
                 .map(|o| o.iter().map(|w| (*w).to_owned()).collect())
                 .collect();
             assert_eq!(added_to(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn acronyms_are_spelled_out_by_initials() {
+        let cases = [
+            (
+                "pdb",
+                "Multi-replica workloads get a PodDisruptionBudget",
+                true,
+            ),
+            ("ttl", "Keys live for their Time To Live", true),
+            ("ttl", "Keys live for their time to live", false),
+            ("ttl", "Every Redis key needs a TTL", false),
+            ("pdb", "Pods drain before backups", false),
+            ("p", "PodDisruptionBudget", false),
+        ];
+        for (word, text, want) in cases {
+            assert_eq!(spelled_out(word, text), want, "{word} in {text}");
         }
     }
 }

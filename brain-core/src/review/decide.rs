@@ -356,14 +356,21 @@ impl Features {
     /// How many of `words` the additive reference of the text that names
     /// the most of them names (see [`addition::added_to`]); a reference
     /// of one word that the target's title holds (`$fillable` of "Models
-    /// declare $fillable") names the memory as well as two.
-    fn added_words(&self, words: &BTreeSet<String>, title: &BTreeSet<String>) -> usize {
+    /// declare $fillable"), or spells out ("PDB" of "Multi-replica
+    /// workloads get a `PodDisruptionBudget`"), names the memory as well as
+    /// two.
+    fn added_words(&self, words: &BTreeSet<String>, target: &Features) -> usize {
+        let title = &target.title_tokens;
+        let written = &target.text[..target.title_len];
         self.added_to
             .get_or_init(|| addition::added_to(&self.text))
             .iter()
             .map(|o| {
                 let n = o.intersection(words).count();
-                if o.len() == 1 && o.iter().all(|w| title.contains(w)) {
+                if o.len() == 1
+                    && o.iter()
+                        .all(|w| title.contains(w) || addition::spelled_out(w, written))
+                {
                     n.max(2)
                 } else {
                     n
@@ -886,6 +893,51 @@ fn file_name(path: &str) -> Option<&str> {
 /// target's paths (`hosts/`, `ops/runbooks`, the `R/` folder) that none of
 /// its own paths is in. A path names where a rule lives; naming the old
 /// place while living in a new one is a move.
+/// Whether `text` (lowercase) names the file `path` after a word of
+/// refusal in the same clause: "don't add them to routes/api.php", "not in
+/// `settings.py` any more".
+fn refuses_path(text: &str, path: &str) -> bool {
+    const REFUSING: &[&str] = &[
+        "not",
+        "don't",
+        "never",
+        "no longer",
+        "instead of",
+        "rather than",
+    ];
+    let path = path.to_lowercase();
+    text.match_indices(&path).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let mut after = text[i + path.len()..].chars();
+        let next = after.next();
+        // A period ends the sentence, not the path, unless a word follows.
+        let extended = next == Some('.') && after.next().is_some_and(char::is_alphanumeric);
+        let whole = before
+            .is_none_or(|c| !(c.is_alphanumeric() || matches!(c, '/' | '.' | '_' | '-')))
+            && next.is_none_or(|c| !(c.is_alphanumeric() || matches!(c, '/' | '_' | '-')))
+            && !extended;
+        // The clause before the path: back to the last mark that ends one.
+        let clause_start = text[..i]
+            .char_indices()
+            .rev()
+            .find(|&(k, c)| {
+                matches!(c, ';' | ',' | '\n' | '(' | ')')
+                    || (matches!(c, '.' | ':' | '!' | '?')
+                        && text[k + 1..].starts_with(char::is_whitespace))
+            })
+            .map_or(0, |(k, c)| k + c.len_utf8());
+        let lead = &text[clause_start..i];
+        whole
+            && REFUSING.iter().any(|r| {
+                lead.match_indices(r).any(|(k, _)| {
+                    let b = lead[..k].chars().next_back();
+                    let a = lead[k + r.len()..].chars().next();
+                    b.is_none_or(|c| !c.is_alphanumeric()) && a.is_none_or(|c| !c.is_alphanumeric())
+                })
+            })
+    })
+}
+
 fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Option<String> {
     let own = &candidate.scope.paths;
     if own.is_empty() || target.scope.paths.is_empty() {
@@ -920,6 +972,16 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
         return Some(old.clone());
     }
     let lower = features.text.to_lowercase();
+    // The old file turned down by name: "webhooks are in routes/webhooks.php
+    // now - don't add them to routes/api.php".
+    if let Some(old) = target
+        .scope
+        .paths
+        .iter()
+        .find(|t| file_name(t).is_some() && !own.contains(*t) && refuses_path(&lower, t))
+    {
+        return Some(old.clone());
+    }
     target.scope.paths.iter().find_map(|path| {
         let segments: Vec<&str> = path.split('/').collect();
         // The directories before the first pattern or the file name.
@@ -1046,7 +1108,7 @@ pub(super) fn evidence(
         negates_shared: target.status == crate::model::Status::Dismissed
             && negates_shared(features, target_features),
         whole: round(text::jaccard(&features.topic, &target_features.topic)),
-        added_words: features.added_words(&target_words, &target_features.title_tokens),
+        added_words: features.added_words(&target_words, target_features),
         repeats_claim: subject::repeats(
             features.sentences(),
             &features.roots,
@@ -2832,6 +2894,39 @@ mod tests {
     }
 
     #[test]
+    fn an_old_file_is_turned_down_by_name() {
+        let cases = [
+            ("don't add them to routes/api.php.", "routes/api.php", true),
+            (
+                "they are not in config/app.php any more",
+                "config/app.php",
+                true,
+            ),
+            (
+                "use routes/webhooks.php instead of routes/api.php",
+                "routes/api.php",
+                true,
+            ),
+            // Named, but not turned down.
+            (
+                "routes/api.php keeps the public routes.",
+                "routes/api.php",
+                false,
+            ),
+            (
+                "don't log secrets. routes/api.php stays.",
+                "routes/api.php",
+                false,
+            ),
+            // Only the whole path counts.
+            ("don't touch routes/api.php.bak", "routes/api.php", false),
+        ];
+        for (text, path, want) in cases {
+            assert_eq!(refuses_path(text, path), want, "{path} in {text}");
+        }
+    }
+
+    #[test]
     fn a_rule_whose_files_moved_away_is_replaced() {
         use MemoryType::Convention;
         // (name, target title, summary, paths; candidate title, summary,
@@ -2842,7 +2937,21 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 8] = [
+        let rows: [Row; 9] = [
+            (
+                "the old file turned down by name",
+                (
+                    "Webhook routes in routes/api.php",
+                    "Third-party webhook endpoints are registered in routes/api.php under the /webhooks prefix.",
+                    &["routes/api.php"],
+                ),
+                (
+                    "Webhooks have their own routes file",
+                    "Heads-up: webhook endpoints are in routes/webhooks.php now, registered in bootstrap/app.php - don't add them to routes/api.php.",
+                    &["routes/webhooks.php", "bootstrap/app.php"],
+                ),
+                Decision::Supersede,
+            ),
             (
                 "a module that became a package",
                 (

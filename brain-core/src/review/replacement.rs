@@ -344,6 +344,18 @@ fn object_side(phrase: &str) -> Side {
     }
 }
 
+/// Conjunctions that open a clause of their own: what a replacement
+/// phrase names stops before them.
+const SUBORDINATORS: &[&str] = &[
+    "because", "whenever", "although", "though", "unless", "wherea",
+];
+
+/// Words that open a noun phrase: a participle right after one is an
+/// adjective ("the renamed field").
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "this", "that", "these", "those", "each", "every", "any", "its", "their",
+];
+
 /// Participles after "no longer" that say the thing before it went: "`$:`
 /// statements are no longer accepted in review".
 const NO_LONGER_ACCEPTED: &[&str] = &[
@@ -708,6 +720,29 @@ fn found_by_form(clause: &[String], raw: &[String]) -> Vec<Occurrence> {
     found
 }
 
+/// Whether a single-word phrase found at `start` is no replacement phrase
+/// there: the start of a longer one ("replaced by", "moved to" are phrases
+/// of their own), or a participle of a move after a determiner, which
+/// describes the thing ("put the attribute on the renamed field").
+fn part_of_another(
+    phrase: &str,
+    clause: &[String],
+    raw: &[String],
+    start: usize,
+    len: usize,
+) -> bool {
+    let longer = matches!(
+        phrase,
+        "replaced" | "moved" | "migrated" | "switched" | "ported" | "renamed"
+    ) && clause
+        .get(start + len)
+        .is_some_and(|w| ["by", "to", "into", "from", "off", "away", "out"].contains(&w.as_str()));
+    let attributive = matches!(phrase, "renamed" | "moved" | "relocated" | "migrated")
+        && start > 0
+        && DETERMINERS.contains(&raw[start - 1].as_str());
+    longer || attributive
+}
+
 /// Finds the replacement phrases of `text` and, within their clause, the
 /// words naming what they say is replaced: after "instead of", "no longer"
 /// and "replaces" (up to "to" or "onto" in "switch from X to Y" and "moved
@@ -757,14 +792,7 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             if matches!(phrase, THERE_IS_NO | THERE_ARE_NO) && !names_a_file_next(written) {
                 continue;
             }
-            // "replaced by" and "moved to" are phrases of their own.
-            let longer = matches!(
-                phrase,
-                "replaced" | "moved" | "migrated" | "switched" | "ported" | "renamed"
-            ) && clause.get(start + len).is_some_and(|w| {
-                ["by", "to", "into", "from", "off", "away", "out"].contains(&w.as_str())
-            });
-            if longer {
+            if part_of_another(phrase, &clause, &raw, start, len) {
                 continue;
             }
             let mut after = &clause[start + len..];
@@ -790,8 +818,20 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             if let Some(to) = after.iter().position(|w| cut.contains(&w.as_str())) {
                 after = &after[..to];
             }
+            // "moved off pub/sub because messages were lost": a clause of
+            // its own begins at the conjunction.
+            if let Some(to) = after
+                .iter()
+                .position(|w| SUBORDINATORS.contains(&w.as_str()))
+            {
+                after = &after[..to];
+            }
+            let from = clause[..start]
+                .iter()
+                .rposition(|w| SUBORDINATORS.contains(&w.as_str()))
+                .map_or(0, |k| k + 1);
             let after = object_words(after.iter());
-            let before = object_words(clause[..start].iter().rev());
+            let before = object_words(clause[from..start].iter().rev());
             // "X is no longer accepted in review": a passive of
             // acceptance says X is what went; "in review" is where.
             let accepted_no_more = matches!(phrase, "no longer" | "not anymore")
@@ -928,6 +968,13 @@ mod tests {
                 "We moved off pip-tools onto uv.",
                 &[("moved off", &[&["pip", "tool"]])],
             ),
+            // What it names ends where a clause of its own begins.
+            (
+                "We moved off pub/sub because messages were lost.",
+                &[("moved off", &[&["pub", "sub"]])],
+            ),
+            // A participle of a move after a determiner describes a thing.
+            ("Put the attribute on the renamed field.", &[]),
             (
                 "RestHighLevelClient is gone from services/search.",
                 &[("gone", &[&["resthighlevelclient"]])],

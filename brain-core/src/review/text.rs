@@ -650,12 +650,23 @@ pub(super) fn clause_texts(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut prev = ' ';
+    // Open parentheses of calls: `Depends(get_session)`.
+    let mut calls = 0usize;
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         let next = chars.peek().map(|&(_, n)| n);
-        // The empty parentheses of a call (`datetime.utcnow()`) are part of
-        // its name, not the end of a clause.
-        let call = (c == '(' && next == Some(')')) || (c == ')' && prev == '(');
+        // The parentheses of a call (`datetime.utcnow()`,
+        // `Depends(get_session)`) are part of its name, not the end of a
+        // clause.
+        let call = if c == '(' && (prev.is_alphanumeric() || prev == '_') {
+            calls += 1;
+            true
+        } else if c == ')' && calls > 0 {
+            calls -= 1;
+            true
+        } else {
+            false
+        };
         let boundary = (matches!(
             c,
             ',' | ';' | ':' | '!' | '?' | '(' | ')' | '\n' | '\u{2013}' | '\u{2014}'
@@ -811,6 +822,29 @@ mod tests {
         // For comparing, an extension is the format it stands for.
         for (word, rooted) in [("yml", "yaml"), ("YAML", "yaml"), ("ts", "typescript")] {
             assert_eq!(root(word), rooted, "{word}");
+        }
+    }
+
+    #[test]
+    fn clauses_end_at_marks_but_not_inside_calls() {
+        let cases: &[(&str, &[&str])] = &[
+            ("Run it; then stop", &["Run it", " then stop"]),
+            (
+                "datetime.utcnow() is deprecated",
+                &["datetime.utcnow() is deprecated"],
+            ),
+            (
+                "the Depends(get_session) rule has one exception",
+                &["the Depends(get_session) rule has one exception"],
+            ),
+            // A parenthesis after a space opens an aside.
+            (
+                "use the pool (see below) here",
+                &["use the pool ", "see below", " here"],
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(clause_texts(text), *want, "{text}");
         }
     }
 

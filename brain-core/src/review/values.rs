@@ -789,14 +789,31 @@ fn before_is_setting(before: &[&str]) -> bool {
 /// least three letters (`BACKWARD`, `READ_COMMITTED`), not a bare acronym
 /// of two.
 fn constant(word: &str) -> Option<String> {
-    let word = word.trim_matches('`');
+    let word = word.trim_matches(['`', '\'', '"']);
     let letters = word.chars().filter(char::is_ascii_uppercase).count();
-    (letters >= 3
+    let constant = letters >= 3
         && word.starts_with(|c: char| c.is_ascii_uppercase())
         && word
             .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
-    .then(|| word.to_owned())
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    (constant || resource_name(word)).then(|| word.to_owned())
+}
+
+/// Whether `word` is the name of a resource in kebab case: lowercase words
+/// joined by two or more hyphens, or by one before a number
+/// (`acme-build-artifacts`, `eu-west-1`, `orders-v2`), none of them a
+/// function word ("up-to-date" is no name).
+fn resource_name(word: &str) -> bool {
+    let parts: Vec<&str> = word.split('-').collect();
+    let numbered = parts
+        .last()
+        .is_some_and(|p| p.chars().any(|c| c.is_ascii_digit()));
+    word.starts_with(|c: char| c.is_ascii_lowercase())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && (parts.len() >= 3 || (parts.len() == 2 && numbered))
+        && parts.iter().all(|p| !p.is_empty() && !text::is_stopword(p))
 }
 
 fn boolean(word: &str) -> Option<Amount> {
@@ -1261,6 +1278,27 @@ mod tests {
                     "The default isolation level; transfers lock the account row.",
                 ),
                 Some("READ_COMMITTED → SERIALIZABLE"),
+            ),
+            // So is the name of a resource in kebab case; "up-to-date" is
+            // none.
+            (
+                v(
+                    "Artifacts bucket is acme-ci-artifacts-euw1",
+                    "ARTIFACT_BUCKET is acme-ci-artifacts-euw1 in release.yml now.",
+                ),
+                v(
+                    "CI artifacts go to acme-build-artifacts",
+                    "Release binaries are uploaded to the bucket acme-build-artifacts.",
+                ),
+                Some("acme-build-artifacts → acme-ci-artifacts-euw1"),
+            ),
+            (
+                v(
+                    "Lockfile is up-to-date",
+                    "CI checks that the lockfile is up-to-date.",
+                ),
+                v("Lockfile is committed", "The lockfile is checked in."),
+                None,
             ),
             // An acronym of two letters, or a constant named in passing, is
             // no setting.
