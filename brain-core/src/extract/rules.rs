@@ -635,6 +635,12 @@ const BOUNDARIES: &[&str] = &[
     " when ",
     " if ",
     " so that ",
+    " before ",
+    " after ",
+    " until ",
+    " whenever ",
+    " without ",
+    " rather than ",
     " instead of ",
     " and ",
     " or ",
@@ -659,6 +665,11 @@ const BOUNDARIES: &[&str] = &[
 /// [`MAX_RULE_TITLE`]; `None` for text with no words.
 pub fn rule_title(prose: &str) -> Option<String> {
     let text = without_list_marker(prose.trim());
+    // "NOTE: These suites are gitignored": the word says nothing of the rule.
+    let text = ["NOTE: ", "Note: ", "N.B. ", "NB: "]
+        .iter()
+        .find_map(|p| text.strip_prefix(p))
+        .unwrap_or(text);
     // `**Label:** rest` or `**Label** — rest`.
     let plain = plain_links(text);
     let text = plain.as_str();
@@ -670,12 +681,25 @@ pub fn rule_title(prose: &str) -> Option<String> {
             let runs_on = !label.trim_end().ends_with(':')
                 && rest.starts_with(' ')
                 && rest.trim_start().starts_with(|c: char| c.is_lowercase());
+            // "**Test retries** (optional): `-P…`": an aside after the label
+            // belongs to it, not to the rule.
+            let rest = rest.trim_start();
+            let aside = rest
+                .starts_with('(')
+                .then(|| closing_paren(rest))
+                .flatten()
+                .filter(|&end| !rest[end + 1..].trim_start_matches([':', ' ']).is_empty());
+            let rest = aside.map_or(rest, |end| &rest[end + 1..]);
             let rest = rest.trim_start_matches([':', ' ', '—', '–', '-']).trim();
-            (
-                Some(label.trim().trim_end_matches(':').trim()),
-                rest,
-                runs_on,
-            )
+            let label = label.trim().trim_end_matches(':').trim();
+            // "**Never use abbreviated variable names.** Use full …": a
+            // label that is a sentence is the rule's title by itself.
+            if let Some(sentence) = label.strip_suffix(['.', '!'])
+                && crate::review::text::words(sentence).len() >= 3
+            {
+                return Some(cut_at_phrase(sentence.trim(), MAX_RULE_TITLE));
+            }
+            (Some(label), rest, runs_on)
         }
         _ => (None, text, false),
     };
@@ -833,11 +857,82 @@ pub(crate) fn without_list_marker(text: &str) -> &str {
     t
 }
 
+/// `text` without its parenthetical asides outside code spans ("Ban
+/// policy - contributors who submit low-quality (\"slop\") PRs"), when
+/// three words or more are left; an aside that only names code stays.
+fn without_asides(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut code = false;
+    while let Some(c) = rest.chars().next() {
+        let len = c.len_utf8();
+        if c == '`' {
+            code = !code;
+        }
+        // An aside opens after a space, not a call's name, and closes in
+        // the text; one that only names code (`src/parser/`) stays.
+        let aside = (c == '(' && !code && out.ends_with(' '))
+            .then(|| closing_paren(rest))
+            .flatten()
+            .filter(|&end| {
+                let inner = rest[1..end].trim();
+                !(inner.starts_with('`') && inner.ends_with('`') && inner.matches('`').count() == 2)
+            });
+        if let Some(end) = aside {
+            rest = &rest[end + 1..];
+            // "names (…), then" reads "names, then".
+            if rest.starts_with([',', '.', ';', ':', ' ']) || rest.is_empty() {
+                while out.ends_with(' ') {
+                    out.pop();
+                }
+                if rest.starts_with(' ') {
+                    out.push(' ');
+                    rest = rest.trim_start();
+                }
+            }
+            continue;
+        }
+        out.push(c);
+        rest = &rest[len..];
+    }
+    if crate::review::text::words(&out).len() < 3 {
+        text.to_owned()
+    } else {
+        out
+    }
+}
+
+/// The byte offset of the `)` that closes the `(` opening `text`, counting
+/// nested parentheses and skipping code spans.
+fn closing_paren(text: &str) -> Option<usize> {
+    let (mut depth, mut code) = (0usize, false);
+    for (i, c) in text.char_indices() {
+        match c {
+            '`' => code = !code,
+            '(' if !code => depth += 1,
+            ')' if !code => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// `text` ended before the last phrase boundary within `max` characters,
 /// outside code spans and parentheses; at a word when it has none.
 pub fn cut_at_phrase(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_owned();
+    }
+    // An aside is the first thing a long title does without: "repeated
+    // low-quality (\"slop\") PRs".
+    let bare = without_asides(text);
+    if bare != text {
+        return cut_at_phrase(&bare, max);
     }
     let limit = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
     // Byte offsets that are outside code spans and parentheses.
@@ -991,6 +1086,42 @@ mod tests {
             (
                 "Index with `items[0]` and see [the guide](docs/a.md)",
                 "Index with `items[0]` and see the guide",
+            ),
+            // A label that is a sentence titles the rule alone; an aside
+            // after a label is left out; "NOTE:" says nothing.
+            (
+                "**Never use abbreviated variable names.** Use full descriptive names:",
+                "Never use abbreviated variable names",
+            ),
+            (
+                "**Test retries** (optional): `-PmaxTestRetries=1`",
+                "Test retries: `-PmaxTestRetries=1`",
+            ),
+            (
+                "The `STP` SPI (`@_spi(STP)`) is used to expose APIs to other Stripe modules, never to external users of the SDK or any app",
+                "The `STP` SPI (`@_spi(STP)`) is used to expose APIs to other Stripe modules",
+            ),
+            (
+                "Use @frozen from posthog.dataclasses (not the stdlib one (it breaks slots)) for every new dataclass in the codebase today",
+                "Use @frozen from posthog.dataclasses for every new dataclass in the codebase today",
+            ),
+            (
+                "NOTE: These suites are gitignored, so a plain `rg` returns nothing.",
+                "These suites are gitignored, so a plain `rg` returns nothing",
+            ),
+            // A long title drops its asides first, but not a call's
+            // parentheses or an aside that names code.
+            (
+                "**Ban policy** - Contributors who submit repeated low-quality (\"slop\") PRs will be banned without prior warning.",
+                "Ban policy: Contributors who submit repeated low-quality PRs will be banned without prior warning",
+            ),
+            (
+                "Prefer simple conversions (see the guide): use \"text\".into() for spans and vec![…].into() for lines, and keep styles in one place",
+                "Prefer simple conversions: use \"text\".into() for spans and vec![…].into() for lines",
+            ),
+            (
+                "Parser (`src/parser/`): converts SQL text into a parse tree of statements, expressions and table references",
+                "Parser (`src/parser/`): converts SQL text into a parse tree of statements",
             ),
             // A bold label the sentence runs on from stays in the sentence.
             (
