@@ -1179,7 +1179,21 @@ fn is_question(lower: &str) -> bool {
         "open a pr",
         "commit",
     ];
-    opens.iter().any(|o| t.starts_with(o)) && !asks_change.iter().any(|c| t.contains(c))
+    // A change asked for is an imperative verb as a whole word: not part
+    // of another ("prefix"), not an infinitive of what the code does
+    // ("decides when to write a snapshot").
+    let words: Vec<&str> = t
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let asks = asks_change.iter().any(|c| {
+        let phrase: Vec<&str> = c.split_whitespace().collect();
+        words
+            .windows(phrase.len())
+            .enumerate()
+            .any(|(i, w)| w == phrase.as_slice() && (i == 0 || words[i - 1] != "to"))
+    });
+    opens.iter().any(|o| t.starts_with(o)) && !asks
 }
 
 /// The stemmed synonyms of a stemmed term: the other words of its groups.
@@ -1600,6 +1614,18 @@ mod tests {
             .read_only
         );
         assert!(!analyze("How do I fix the flaky test?", &|_| true).read_only);
+        // What the code does is no change asked for; a verb inside another
+        // word is none either.
+        for (task, want) in [
+            (
+                "Explain how the controller decides when to write a new snapshot.",
+                true,
+            ),
+            ("Explain the prefix rules of the router.", true),
+            ("Explain why the snapshot test fails and fix it.", false),
+        ] {
+            assert_eq!(read_only(task), want, "{task}");
+        }
     }
 
     #[test]
