@@ -1199,6 +1199,35 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_about_a_workflow_step_is_for_tasks_that_take_it() {
+        let memories = [
+            memory(
+                "commit-prefix",
+                "Commits and PR titles start with `KAFKA-XXXXX`, `MINOR` or `HOTFIX`",
+                "Every commit message and PR title starts with the ticket key, `MINOR` or `HOTFIX`.",
+                "",
+            ),
+            memory(
+                "layout",
+                "Gradle modules",
+                "Each module has its own build.gradle; shared versions live in gradle.properties.",
+                "",
+            ),
+        ];
+        // (task, memories shown first)
+        let cases: &[(&str, Option<&str>)] = &[
+            ("Commit this with the MINOR prefix", Some("commit-prefix")),
+            ("Open a PR for the MINOR cleanup", Some("commit-prefix")),
+            // A minor version is no commit.
+            ("Bump the minor version to 4.3.0-SNAPSHOT", None),
+        ];
+        for (task, want) in cases {
+            let s = inject_from(&memories, Some(task), &[]);
+            assert_eq!(ids(&s).first().copied(), *want, "{task}: {}", s.block);
+        }
+    }
+
+    #[test]
     fn an_activity_named_in_other_words_finds_the_rules_about_it() {
         let memories = vec![
             memory(

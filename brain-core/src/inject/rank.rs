@@ -21,6 +21,10 @@
 //!   One word that only a few memories use, in a title, is strong evidence;
 //!   words every memory uses are none. A task that only asks a question
 //!   needs more ([`super::Tuning::read_only_factor`]).
+//!   A rule about a step of the workflow (a commit, a pull request, a
+//!   changelog entry, by its title) keeps 0.8 of its relevance for a task
+//!   that does not take that step, as a rule for files of another kind
+//!   does for a task on other files.
 //! * `path`: when a scope glob matches a changed path, how specific the glob
 //!   is (literal segments 1, `*` segments ½, `**` nothing, over three:
 //!   `src/**` 0.33, `services/*/Dockerfile` 0.83, `src/payments/ledger.ts` 1),
@@ -107,6 +111,51 @@ const ANY_FILE: f64 = 0.6;
 /// of the task is of another kind (see [`other_kinds`]), as for a rule about
 /// code against an edit of prose ([`PROSE_EDIT`]).
 const OTHER_KIND: f64 = 0.8;
+
+/// What relevance is left to a rule about a step of the workflow (a
+/// commit, a pull request, a changelog entry) for a task that does not
+/// take that step, as for [`OTHER_KIND`].
+const OTHER_STEP: f64 = 0.8;
+
+/// Steps of the workflow a rule may be about, by the terms that name them
+/// (stemmed): a commit, a pull request, a changelog entry.
+const STEPS: &[&[&str]] = &[&["commit"], &["pr", "pull"], &["changelog", "changeset"]];
+
+/// The steps of [`STEPS`] that `terms` name, as bits.
+fn steps<'t>(terms: impl Iterator<Item = &'t str>) -> u8 {
+    let mut out = 0u8;
+    for t in terms {
+        for (bit, names) in STEPS.iter().enumerate() {
+            if names.contains(&t) {
+                out |= 1 << bit;
+            }
+        }
+    }
+    out
+}
+
+/// The steps of [`STEPS`] a rule's title is about: named as its subject,
+/// not as the time of something else ("Run the formatter before every
+/// commit" is a rule about formatting).
+fn steps_of_rule(title: &str) -> u8 {
+    const WHEN: &[&str] = &["before", "after", "every", "each", "prior", "until", "pre"];
+    let words: Vec<String> = title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let mut out = 0u8;
+    for (i, w) in words.iter().enumerate() {
+        if words[i.saturating_sub(2)..i]
+            .iter()
+            .any(|p| WHEN.contains(&p.as_str()))
+        {
+            continue;
+        }
+        terms::for_each_term(w, |t| out |= steps(std::iter::once(t)));
+    }
+    out
+}
 
 /// How specific a glob is, `0..=1`: literal segments count 1, segments with
 /// `*` or `?` count ½, `**` counts nothing; over three. `src/**` is weak
@@ -331,6 +380,7 @@ pub fn rank<'a>(
         v
     };
     let speaks_of_paths = prose_only(index, &paths);
+    let steps_taken = steps(term_names.iter().copied());
     let no_tf = vec![0.0; n_terms];
     let mut out: Vec<Scored<'a>> = pool
         .par_iter()
@@ -462,6 +512,14 @@ pub fn rank<'a>(
             // another kind (a footer template).
             if path == 0.0 && other_kinds(&m.file_rules, &paths) {
                 relevance *= OTHER_KIND;
+            }
+            // A rule about a step of the workflow ("Commits / PR titles
+            // start with `KAFKA-XXXXX`, `MINOR`") is for tasks that take
+            // that step, not for every task that shares a word with it
+            // ("bump the minor version").
+            let about = steps_of_rule(&m.title);
+            if path == 0.0 && about != 0 && about & steps_taken == 0 {
+                relevance *= OTHER_STEP;
             }
             // The order saturates far later than relevance: among relevant
             // memories, more evidence still ranks higher.
