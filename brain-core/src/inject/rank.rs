@@ -517,7 +517,12 @@ pub fn rank<'a>(
             // start with `KAFKA-XXXXX`, `MINOR`") is for tasks that take
             // that step, not for every task that shares a word with it
             // ("bump the minor version").
-            let about = steps_of_rule(&m.title);
+            // Its title is read only when its terms name a step at all.
+            let about = if steps(m.topic.split(' ')) == 0 {
+                0
+            } else {
+                steps_of_rule(&m.title)
+            };
             if path == 0.0 && about != 0 && about & steps_taken == 0 {
                 relevance *= OTHER_STEP;
             }
