@@ -5,7 +5,7 @@
 //!
 //! | condition | relation | decision |
 //! | --- | --- | --- |
-//! | a `dismissed` memory of any type is repeated: verbatim, or with a body more alike than its title (see the bodies rule below), or reworded when it is the closest of the memories whose scope touches the candidate's, at least `OVERLAP` alike with whole texts alike or an identifier both name (or naming the same things in the same files with four or more words only they share, or one identifier both name with three such words), and the candidate neither contradicts it nor negates what both name (see [`rejected_repeat`]) | duplicate | reject |
+//! | a `dismissed` memory of any type is repeated: verbatim, or with a body more alike than its title (see the bodies rule below), or, of the same type, with both titles writing as a name (a capital past the first word, or code) a word no other compared memory uses, none of those words negated, at least `RESTATED` alike ("Adopt GORM as the ORM" / "Move the repo layer to GORM"), or reworded when it is the closest of the memories whose scope touches the candidate's, at least `OVERLAP` alike with whole texts alike or an identifier both name (or naming the same things in the same files with four or more words only they share, or one identifier both name with three such words), and the candidate neither contradicts it nor negates what both name (see [`rejected_repeat`]) | duplicate | reject |
 //! | the candidate only reports activity or progress ("Fixed a typo", "WIP", "Rebased on main") and states nothing lasting | no durable value | reject, no target |
 //! | (no replacement rule below applies to a memory written by the same command run as the candidate, such as another file of one `brain import`: one run states how things are now) | – | – |
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
@@ -158,6 +158,22 @@ fn rejected_repeat(all: &[&Scored]) -> Option<Verdict> {
             format!(
                 "the bodies say the same (summary {:.2}, title {:.2})",
                 s.evidence.summary, s.evidence.title
+            ),
+        )
+    } else if let Some(s) = all
+        .iter()
+        .filter(dismissed)
+        .filter(|s| s.opposite.is_none() && !s.negates_shared && !s.tools_apart)
+        // The proposal again under another title: the same type, both
+        // titles naming, as a name, what no other memory compared names
+        // ("Adopt GORM as the ORM" / "Move the repo layer to GORM").
+        .find(|s| !s.cross_type && s.titles_specific && s.evidence.combined >= RESTATED)
+    {
+        (
+            s,
+            format!(
+                "similarity {:.2}, both titles name what nothing else does",
+                s.evidence.combined
             ),
         )
     } else {

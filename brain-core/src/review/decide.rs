@@ -554,6 +554,11 @@ pub(super) struct Scored {
     /// Topic words both memories use and no other memory compared with the
     /// candidate does: what the two have in common that nothing else has.
     pub(super) specific: Vec<String>,
+    /// Both titles write one of [`Scored::specific`] as a name (a capital
+    /// past the first word, or code): what the two are about ("Adopt GORM
+    /// as the ORM" / "Move the repo layer to GORM"), and the candidate
+    /// negates none of those words.
+    pub(super) titles_specific: bool,
     /// How many words naming what a replacement phrase replaces the target
     /// uses (0 without replacement wording about it).
     pub(super) replaced_words: usize,
@@ -1074,9 +1079,8 @@ pub(super) fn evidence(
     let retires_own_word = retires_specific(features, target_features, &specific, false);
     let retires_specific = retires_specific(features, target_features, &specific, true);
     let opens = opens_apart(features, target_features);
-    let names_specific = retired_title
-        .iter()
-        .any(|w| specific.contains(&text::root(w)));
+    let names_specific = any_specific(retired_title.iter(), &specific);
+    let titles_specific = titles_specific(features, target_features, &specific);
     let shared = shared_terms(features, target_features);
     let own_title_unmet = title_unmet(features, target_features);
     let (tools_apart, switches_tool) = tools_of(candidate, features, target, target_features);
@@ -1124,6 +1128,7 @@ pub(super) fn evidence(
         rules_pair: rules_pair(candidate.kind, target.kind),
         distinct,
         specific,
+        titles_specific,
         replaced_words,
         named_in_title,
         names_term,
@@ -1700,6 +1705,54 @@ fn negates_shared(candidate: &Features, target: &Features) -> bool {
             && negated(&candidate.text, &t.words)
             && !negated(&target.text, &t.words)
     })
+}
+
+/// Whether one of `words` has its root in `specific`.
+fn any_specific<'w>(mut words: impl Iterator<Item = &'w String>, specific: &[String]) -> bool {
+    words.any(|w| specific.contains(&text::root(w)))
+}
+
+/// Whether both titles write a word of `specific` as a name and the
+/// candidate negates none of them (see [`Scored::titles_specific`]).
+fn titles_specific(candidate: &Features, target: &Features, specific: &[String]) -> bool {
+    let own = names_in_title(&candidate.text[..candidate.title_len]);
+    let theirs = names_in_title(&target.text[..target.title_len]);
+    own.intersection(&theirs).any(|r| specific.contains(r))
+        && !negates_specific(candidate, target, specific)
+}
+
+/// The roots of the names a title writes as names: past its first word,
+/// with a capital (`GORM`, `Hono`, `Eloquent`) or in backticks.
+fn names_in_title(title: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (i, raw) in title.split_whitespace().enumerate() {
+        let quoted = raw.starts_with('`');
+        let word = raw.trim_matches(|c: char| !c.is_alphanumeric());
+        if (i > 0 && word.chars().any(|c| c.is_ascii_uppercase())) || quoted {
+            out.extend(text::words(word).iter().map(|w| text::root(w)));
+        }
+    }
+    out
+}
+
+/// Whether the candidate negates a word of `specific` (roots only it and
+/// the target share) where the target does not: "declines are never
+/// retried" against "Retry declined card payments immediately".
+fn negates_specific(candidate: &Features, target: &Features, specific: &[String]) -> bool {
+    let negated = |text: &str, root: &str| {
+        text::clause_texts(text).into_iter().any(|clause| {
+            let w = text::words(clause);
+            w.iter().enumerate().any(|(i, x)| {
+                text::root(x) == root
+                    && w[i.saturating_sub(3)..i]
+                        .iter()
+                        .any(|n| text::NEGATIONS.contains(&n.as_str()))
+            })
+        })
+    };
+    specific
+        .iter()
+        .any(|r| negated(&candidate.text, r) && !negated(&target.text, r))
 }
 
 /// Whether the target says the same replacement itself (the same phrase
@@ -3591,6 +3644,37 @@ mod tests {
                      put -Xmx6g in gradle.properties so the whole team gets it.",
                 ),
                 Decision::Reject,
+            ),
+            (
+                "a proposal turned down, proposed again under another title",
+                dismissed(
+                    MemoryType::Decision,
+                    "Adopt GORM as the ORM",
+                    "Proposal to replace sqlc-generated queries with GORM models to cut \
+                     boilerplate. Turned down: we want explicit SQL.",
+                ),
+                (
+                    MemoryType::Decision,
+                    "Move the repo layer to GORM",
+                    "Note for next time: we should switch the sqlc queries in internal/store \
+                     over to GORM models, a .sql file for every little query is boilerplate.",
+                ),
+                Decision::Reject,
+            ),
+            (
+                "the same subject with the dismissed advice negated",
+                dismissed(
+                    Pattern,
+                    "Retry declined card payments immediately",
+                    "When a card payment is declined, retry it up to three times in a row.",
+                ),
+                (
+                    Pattern,
+                    "Retry card payments only on network errors",
+                    "A charge is retried once when the request times out; declines are \
+                     never retried.",
+                ),
+                Decision::Accept,
             ),
             (
                 "a correction that negates what the dismissed memory advised",
