@@ -511,7 +511,10 @@ fn draft(
     // A section that is one rule is titled by the rule; one that is a whole
     // list, table or code block, or several paragraphs, by its heading.
     let several = unit.block || super::chunk::sentences(&flat).len() > 2;
-    let title = if whole && several && !heading_title.is_empty() && !names_kind {
+    // A code block with a line of prose beside it ("More commands can be
+    // found in `justfile`") is the code's section, titled by its heading.
+    let code_heavy = has_code && words <= 12 && unit.text.len() > 3 * prose.trim().len();
+    let title = if whole && (several || code_heavy) && !heading_title.is_empty() && !names_kind {
         heading_title.clone()
     } else {
         match title_source(&prose).and_then(|t| rule_title(&t)) {
@@ -1265,7 +1268,8 @@ mod tests {
     #[test]
     fn bold_pseudo_headings_and_code_only_sections_keep_their_heading() {
         let text = "# Guide\n\n## Patches\n\n**Key rules:**\n\n- Fix existing patches 99% of the time rather than creating new ones\n- Never change TODO assignees (`TODO(name)` must retain original name)\n\n\
-                    ## Install\n\n```bash\nnpm i -g @electron/build-tools\n```\n";
+                    ## Install\n\n```bash\nnpm i -g @electron/build-tools\n```\n\n\
+                    ## Essential Commands\n\n```bash\njust fmt    # Format code (run after modifications)\njust test   # Run unit/integration tests\njust ast    # Update generated files (oxc_ast changes)\n```\n\nMore commands can be found in `justfile`.\n";
         let file = parse(text, RuleFormat::Markdown).unwrap();
         let (d, _) = drafts(&file, "CLAUDE.md", None);
         let t: Vec<&str> = d.iter().map(|x| x.draft.title.as_str()).collect();
@@ -1274,7 +1278,9 @@ mod tests {
             [
                 "Fix existing patches 99% of the time rather than creating new ones",
                 "Never change TODO assignees (`TODO(name)` must retain original name)",
-                "Install"
+                "Install",
+                // A line of prose beside a code block does not title it.
+                "Essential Commands",
             ]
         );
         assert!(
