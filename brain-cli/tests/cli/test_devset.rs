@@ -1,9 +1,10 @@
 //! Context on real rule files with natural tasks: the retrieval dev set
 //! (`tests/fixtures/retrieval-dev/`, labelled by someone who did not write
 //! the ranking), a held-out set of other repositories
-//! (`tests/fixtures/retrieval-holdout/`, never used to tune) and a fresh set
+//! (`tests/fixtures/retrieval-holdout/`, never used to tune), a fresh set
 //! of yet others labelled after the tuning
-//! (`tests/fixtures/retrieval-fresh/`). Each is scored
+//! (`tests/fixtures/retrieval-fresh/`) and a fourth labelled later still
+//! (`tests/fixtures/retrieval-fourth/`). Each is scored
 //! as its README prescribes (only the printed block counts) and must stay at
 //! or above floors a few points under what was measured; the full report is
 //! `cargo bench -p brain-cli --bench retrieval_dev` (see docs/retrieval.md).
@@ -182,6 +183,38 @@ fn the_fresh_set_stays_above_its_floors() {
             ("names_files", Some(0.56), Some(0.54), Some(0.38)),
             ("pasted_log", Some(0.63), Some(0.38), None),
             ("short", Some(0.64), Some(0.46), Some(0.75)),
+        ],
+    );
+}
+
+/// The fourth set (`tests/fixtures/retrieval-fourth`), labelled from the
+/// rule files of eight repositories no other set uses. First measured on
+/// 2026-11-27 before any change for it (R@5 0.56, MRR 0.44, abstain 9/17);
+/// these floors are five points under the measurement after the bugs its
+/// failures showed were fixed (R@5 0.57, MRR 0.44, abstain 11/17; per
+/// corpus, difficulty and style as in docs/retrieval.md); none where
+/// nothing was (long prompts' one abstain task).
+#[test]
+fn the_fourth_set_stays_above_its_floors() {
+    score(
+        "retrieval-fourth",
+        &[
+            ("all", Some(0.52), Some(0.39), Some(0.60)),
+            ("apache__kafka", Some(0.72), Some(0.33), Some(0.95)),
+            ("filamentphp__filament", Some(0.59), Some(0.42), Some(0.45)),
+            ("microsoft__PowerToys", Some(0.62), Some(0.48), Some(0.95)),
+            ("microsoft__onnxruntime", Some(0.57), Some(0.49), Some(0.62)),
+            ("oxc-project__oxc", Some(0.08), Some(0.10), Some(0.45)),
+            ("pulumi__pulumi", Some(0.64), Some(0.54), Some(0.45)),
+            ("stripe__stripe-ios", Some(0.64), Some(0.41), Some(0.45)),
+            ("supabase__supabase", Some(0.35), Some(0.36), Some(0.45)),
+            ("abstain", None, None, Some(0.60)),
+            ("lexical", Some(0.72), Some(0.59), None),
+            ("paraphrase", Some(0.27), Some(0.17), None),
+            ("long_prompt", Some(0.44), Some(0.36), None),
+            ("names_files", Some(0.50), Some(0.37), Some(0.38)),
+            ("pasted_log", Some(0.59), Some(0.31), None),
+            ("short", Some(0.63), Some(0.54), Some(0.84)),
         ],
     );
 }
