@@ -345,7 +345,8 @@ fn object_side(phrase: &str) -> Side {
 }
 
 /// Conjunctions that open a clause of their own: what a replacement
-/// phrase names stops before them.
+/// phrase names stops before them (as [`words`] gives them: "whereas" is
+/// `wherea`).
 const SUBORDINATORS: &[&str] = &[
     "because", "whenever", "although", "though", "unless", "wherea",
 ];

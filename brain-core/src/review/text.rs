@@ -658,7 +658,7 @@ pub(super) fn clause_texts(text: &str) -> Vec<&str> {
         // The parentheses of a call (`datetime.utcnow()`,
         // `Depends(get_session)`) are part of its name, not the end of a
         // clause.
-        let call = if c == '(' && (prev.is_alphanumeric() || prev == '_') {
+        let call = if c == '(' && (prev.is_alphanumeric() || prev == '_' || next == Some(')')) {
             calls += 1;
             true
         } else if c == ')' && calls > 0 {
