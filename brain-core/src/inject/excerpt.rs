@@ -285,6 +285,23 @@ fn cut_after(text: &str, cut: impl Fn(&str, &str) -> bool) -> Vec<&str> {
     out
 }
 
+/// A fenced code block's opening fence and its non-blank lines (without
+/// the text that introduces it), if `b` is one.
+fn code_lines(b: &Block) -> Option<(String, Vec<String>)> {
+    let open = b.lines.iter().position(|l| {
+        let t = l.trim_start();
+        t.starts_with("```") || t.starts_with("~~~")
+    })?;
+    let fence = b.lines[open].trim().to_owned();
+    let lines: Vec<String> = b.lines[open + 1..]
+        .iter()
+        .take_while(|l| !l.trim_start().starts_with(&fence[..3]))
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.trim_end().to_owned())
+        .collect();
+    (lines.len() > 1).then_some((fence, lines))
+}
+
 /// One unit that may be shown: a whole block, or one piece of a long one.
 struct Unit {
     block: usize,
@@ -298,6 +315,9 @@ struct Excerpt {
     blocks: Vec<Block>,
     /// The pieces of each block cut in pieces (empty for the others).
     pieces: Vec<Vec<String>>,
+    /// For a code block cut into its lines, its opening fence (with the
+    /// language): its pieces are shown one a line inside the fence.
+    fences: Vec<Option<String>>,
     units: Vec<Unit>,
     /// Blocks shown whole: chosen, or above a chosen unit.
     whole: Vec<bool>,
@@ -316,9 +336,23 @@ impl Excerpt {
         let blocks = blocks(detail);
         let long = room / 2;
         let mut pieces: Vec<Vec<String>> = vec![Vec::new(); blocks.len()];
+        let mut fences: Vec<Option<String>> = vec![None; blocks.len()];
         let mut units: Vec<Unit> = Vec::new();
         for (i, b) in blocks.iter().enumerate().filter(|(_, b)| b.unit) {
             let text = b.text();
+            // A code block too long to show whole is shown by the lines that
+            // hold the task's words (a command with its comment), inside its
+            // fence.
+            if let Some((fence, lines)) = code_lines(b).filter(|_| tokens(&text) > room) {
+                units.extend(lines.iter().enumerate().map(|(k, l)| Unit {
+                    block: i,
+                    piece: Some(k),
+                    text: l.clone(),
+                }));
+                pieces[i] = lines;
+                fences[i] = Some(fence);
+                continue;
+            }
             if b.prose && tokens(&text) > long {
                 let flat = flatten(&text);
                 let mut parts: Vec<String> = Vec::new();
@@ -349,6 +383,7 @@ impl Excerpt {
         Excerpt {
             blocks,
             pieces,
+            fences,
             units,
             whole: vec![false; n],
             chosen: vec![Vec::new(); n],
@@ -378,8 +413,13 @@ impl Excerpt {
             }
             at = self.blocks[p].parent;
         }
+        let fence = match (&self.fences[b], piece) {
+            (Some(f), Some(_)) if self.chosen[b].is_empty() => tokens(f) + 2,
+            _ => 0,
+        };
         let cost = tokens(&self.units[u].text)
             + 1
+            + fence
             + above
                 .iter()
                 .map(|&p| tokens(&self.blocks[p].text()) + 1)
@@ -444,6 +484,12 @@ impl Excerpt {
             }
             let mut ks = self.chosen[i].clone();
             ks.sort_unstable();
+            if let Some(fence) = &self.fences[i] {
+                out.push(format!("{indent}{fence}"));
+                out.extend(ks.iter().map(|&k| format!("{indent}{}", self.pieces[i][k])));
+                out.push(format!("{indent}{}", &fence[..3]));
+                continue;
+            }
             let mut line = indent;
             if ks[0] > 0 {
                 // Still a list item, cut at its start.
@@ -574,6 +620,31 @@ mod tests {
         );
         let parents: Vec<Option<usize>> = b.iter().map(|b| b.parent).collect();
         assert_eq!(parents, [None, Some(0), Some(1), Some(1), Some(0), None]);
+    }
+
+    #[test]
+    fn a_long_code_block_shows_the_lines_that_hold_the_task_words() {
+        let detail = "Essential commands:\n\n```bash\n\
+                      just fmt             # Format code (run after modifications)\n\
+                      just test            # Run unit/integration tests\n\
+                      just conformance     # Run conformance tests\n\
+                      cargo lintgen        # Regenerate linter rules enum and impls\n\
+                      just ast             # Update generated files (oxc_ast changes)\n\
+                      just minsize         # Update size snapshots (oxc_minifier changes)\n\
+                      just allocs          # Update allocation snapshots (oxc_parser changes)\n\
+                      ```\n";
+        let matched = vec![("oxcast".to_owned(), 1.0)];
+        // Too long for the room: the matching line (and what follows it,
+        // while room is left), inside its fence.
+        let out = excerpt(detail, &matched, 40, "");
+        assert!(
+            out.starts_with("```bash\njust ast             # Update generated files"),
+            "{out}"
+        );
+        assert!(out.ends_with("\n```") && !out.contains("just fmt"), "{out}");
+        // Room for all of it: the block whole.
+        let out = excerpt(detail, &matched, 400, "");
+        assert!(out.contains("just minsize"), "{out}");
     }
 
     #[test]
