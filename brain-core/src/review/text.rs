@@ -125,9 +125,13 @@ fn reference(word: &str) -> bool {
 /// `#` reference, or is references alone ("ADR-0004: …"); at least two
 /// words must follow it. Other text is
 /// returned as it is: "CI: clippy must pass", "SHA-256 checksums: …" and
-/// "Extra case for the COMP-3 decoder: …" say what.
+/// "Extra case for the COMP-3 decoder: …" say what. A commit type of the
+/// Conventional Commits form ("perf(manager): …", "fix!: …") is a label.
 pub fn without_label(text: &str) -> &str {
     let trimmed = text.trim_start();
+    if let Some(rest) = without_commit_type(trimmed) {
+        return rest;
+    }
     let end = match (trimmed.find(':'), trimmed.find(',')) {
         (Some(colon), Some(comma)) if comma < colon && starts_with_per(trimmed) => comma,
         (Some(colon), _) => colon,
@@ -157,6 +161,32 @@ pub fn without_label(text: &str) -> &str {
     } else {
         text
     }
+}
+
+/// Types of the Conventional Commits form (`fix(api): …`).
+const COMMIT_TYPES: &[&str] = &[
+    "feat", "fix", "chore", "docs", "refactor", "perf", "test", "tests", "build", "ci", "style",
+    "revert", "deps",
+];
+
+/// The text after a commit type of the Conventional Commits form, with
+/// its optional scope and `!` ("perf(manager): lengthen the resync",
+/// "fix!: …"), when two words or more follow it.
+fn without_commit_type(text: &str) -> Option<&str> {
+    let (head, rest) = text.split_once(": ")?;
+    let head = head.strip_suffix('!').unwrap_or(head);
+    let kind = match head.split_once('(') {
+        Some((kind, scope)) => {
+            let scope = scope.strip_suffix(')')?;
+            if scope.is_empty() || scope.contains([' ', '(', ')']) {
+                return None;
+            }
+            kind
+        }
+        None => head,
+    };
+    let rest = rest.trim_start();
+    (COMMIT_TYPES.contains(&kind) && rest.split_whitespace().count() >= 2).then_some(rest)
 }
 
 /// Whether a text opens with "Per " ("Per ADR-0023, …").
@@ -1067,8 +1097,22 @@ mod tests {
                 "Code review #88: empty lists must not crash the worker",
                 "empty lists must not crash the worker",
             ),
+            // A commit's type and scope say what kind of change it was.
+            (
+                "perf(manager): lengthen cache resync to 1h",
+                "lengthen cache resync to 1h",
+            ),
+            (
+                "fix!: drop the legacy token format",
+                "drop the legacy token format",
+            ),
+            (
+                "ci: cache the Gradle home between jobs",
+                "cache the Gradle home between jobs",
+            ),
             // Labels that say what the text is about stay.
             ("CI: clippy must pass", "CI: clippy must pass"),
+            ("Fix: use the pool", "Fix: use the pool"),
             (
                 "SHA-256 checksums: verify every download",
                 "SHA-256 checksums: verify every download",
