@@ -191,7 +191,7 @@ fn the_fresh_set_stays_above_its_floors() {
 /// rule files of eight repositories no other set uses. First measured on
 /// 2026-11-27 before any change for it (R@5 0.56, MRR 0.44, abstain 9/17);
 /// these floors are five points under the measurement after the bugs its
-/// failures showed were fixed (R@5 0.57, MRR 0.44, abstain 11/17; per
+/// failures showed were fixed (R@5 0.60, MRR 0.46, abstain 11/17; per
 /// corpus, difficulty and style as in docs/retrieval.md); none where
 /// nothing was (long prompts' one abstain task).
 #[test]
@@ -199,20 +199,20 @@ fn the_fourth_set_stays_above_its_floors() {
     score(
         "retrieval-fourth",
         &[
-            ("all", Some(0.52), Some(0.39), Some(0.60)),
-            ("apache__kafka", Some(0.72), Some(0.33), Some(0.95)),
+            ("all", Some(0.55), Some(0.41), Some(0.60)),
+            ("apache__kafka", Some(0.80), Some(0.38), Some(0.95)),
             ("filamentphp__filament", Some(0.59), Some(0.42), Some(0.45)),
             ("microsoft__PowerToys", Some(0.62), Some(0.48), Some(0.95)),
-            ("microsoft__onnxruntime", Some(0.57), Some(0.49), Some(0.62)),
-            ("oxc-project__oxc", Some(0.08), Some(0.10), Some(0.45)),
+            ("microsoft__onnxruntime", Some(0.64), Some(0.54), Some(0.62)),
+            ("oxc-project__oxc", Some(0.15), Some(0.13), Some(0.45)),
             ("pulumi__pulumi", Some(0.64), Some(0.54), Some(0.45)),
             ("stripe__stripe-ios", Some(0.64), Some(0.41), Some(0.45)),
             ("supabase__supabase", Some(0.35), Some(0.36), Some(0.45)),
             ("abstain", None, None, Some(0.60)),
-            ("lexical", Some(0.72), Some(0.59), None),
-            ("paraphrase", Some(0.27), Some(0.17), None),
-            ("long_prompt", Some(0.44), Some(0.36), None),
-            ("names_files", Some(0.50), Some(0.37), Some(0.38)),
+            ("lexical", Some(0.75), Some(0.61), None),
+            ("paraphrase", Some(0.29), Some(0.18), None),
+            ("long_prompt", Some(0.46), Some(0.39), None),
+            ("names_files", Some(0.56), Some(0.40), Some(0.38)),
             ("pasted_log", Some(0.59), Some(0.31), None),
             ("short", Some(0.63), Some(0.54), Some(0.84)),
         ],
