@@ -316,7 +316,7 @@ struct Excerpt {
     /// The pieces of each block cut in pieces (empty for the others).
     pieces: Vec<Vec<String>>,
     /// For a code block cut into its lines, its opening fence (with the
-    /// language): its pieces are shown one a line inside the fence.
+    /// language): its pieces are shown one to a line inside the fence.
     fences: Vec<Option<String>>,
     units: Vec<Unit>,
     /// Blocks shown whole: chosen, or above a chosen unit.
