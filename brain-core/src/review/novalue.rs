@@ -1,7 +1,9 @@
 //! Candidates with no durable value: reports of what someone did or how far
 //! they got ("Fixed a typo in the README", "Ran the tests, all green",
 //! "Bumped version to 1.4.2", "WIP", "Addressed review comments", "Rebased on
-//! main"), which say nothing the next person needs.
+//! main"), which say nothing the next person needs; so are commit subjects
+//! of the same kind ("fix typo in README", "chore: bump version to 2.3.1",
+//! "Merge branch 'main' into …").
 //!
 //! So are chat replies ("LGTM 👍 merging once CI is done", "Thanks, that
 //! fixed it", a title answering a thread: "Re: build failing", a thank-you
@@ -58,6 +60,10 @@ const STATUS_TITLES: &[&str] = &[
     "waiting on",
     "waiting for",
     "meeting notes",
+    // Git's own subjects of a merge commit.
+    "merge branch",
+    "merge pull request",
+    "merge remote-tracking branch",
     "notes from",
     "minutes of",
     // A review nit ("nit: rename tmp") asks for one edit, it states nothing.
@@ -707,6 +713,13 @@ fn has_version(text: &str) -> bool {
 /// ("Fixed", "Ran", "Re-ran", "Addressed"), the way change logs and session
 /// notes do.
 fn activity(title: &str) -> bool {
+    // A commit's subject says it in the imperative, after its type: "fix
+    // typo in README", "chore: bump version to 2.3.1"; an instruction says
+    // when ("Bump CACHE_VERSION in the same PR as …", "Fix lint warnings
+    // before pushing").
+    let title = text::without_label(title);
+    let words = text::words(title);
+    let instructs = words.iter().any(|w| WHEN_WORDS.contains(&w.as_str()));
     title
         .split_whitespace()
         .next()
@@ -715,8 +728,25 @@ fn activity(title: &str) -> bool {
                 .replace('-', "")
                 .to_lowercase()
         })
-        .is_some_and(|w| ACTIVITY_VERBS.contains(&w.as_str()))
+        .is_some_and(|w| {
+            ACTIVITY_VERBS.contains(&w.as_str())
+                || (ROUTINE_IMPERATIVES.contains(&w.as_str()) && !instructs)
+        })
 }
+
+/// Words that tie an instruction to when it applies.
+const WHEN_WORDS: &[&str] = &[
+    "before", "after", "when", "whenever", "unless", "if", "until", "same", "every", "always",
+    "never", "each",
+];
+
+/// Imperatives a commit subject opens with for routine work ("fix typo in
+/// README", "bump version to 2.3.1"): a report only with a word of
+/// [`ROUTINE`], no word of when ([`WHEN_WORDS`]) and no lasting fact, as
+/// for the past tense.
+const ROUTINE_IMPERATIVES: &[&str] = &[
+    "fix", "bump", "format", "reformat", "rebase", "tidy", "correct",
+];
 
 /// The title as written, cut after 60 characters at a word.
 fn title_opening(title: &str, fallback: &str) -> String {
@@ -761,6 +791,29 @@ mod tests {
                 true,
             ),
             ("WIP", "wip on search indexing, continuing tomorrow", true),
+            // A commit's subject: the imperative, after a type; git's merge
+            // subjects. An instruction says when it applies.
+            (
+                "fix typo in README",
+                "recieve -> receive in the usage section.",
+                true,
+            ),
+            ("chore: bump version to 2.3.1", "Release prep.", true),
+            (
+                "Merge branch 'main' into feature/lidar-filter",
+                "Conflicts resolved in launch/perception.launch.py.",
+                true,
+            ),
+            (
+                "Bump CACHE_VERSION in the same PR as a serializer change",
+                "Stale keys are not deleted; they age out under the 24h TTL.",
+                false,
+            ),
+            (
+                "Fix lint warnings before pushing",
+                "CI runs the linter with warnings as errors.",
+                false,
+            ),
             // A note left in code: a to-do put off is none, one that
             // states a rule is.
             (
