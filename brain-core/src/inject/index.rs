@@ -102,8 +102,9 @@ impl Doc {
         topic.sort_unstable();
         topic.dedup();
         for (text, weight) in fields(m) {
-            len += weight * count_words(text);
-            for_each_term(text, |t| {
+            let text = terms::without_url_paths(text);
+            len += weight * count_words(&text);
+            for_each_term(&text, |t| {
                 if let Some(v) = tf.get_mut(t) {
                     *v += weight;
                 } else {

@@ -33,7 +33,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 
 /// Changes whenever the terms of a text change: the on-disk index built
 /// with other terms is rebuilt.
-pub const VERSION: &str = "terms-5";
+pub const VERSION: &str = "terms-6";
 
 static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
 
@@ -598,6 +598,57 @@ fn emit_word(word: &str, f: &mut impl FnMut(&str)) {
         return;
     }
     f(&stem(&lower));
+}
+
+/// `text` with each web address cut down to what names it: the site (its
+/// name without `www.` and the top-level domain) and the last part of its
+/// path. The rest of an address (`/Azure/azure-sdk-for-java/blob/main/`) is
+/// a code host's plumbing, and its words (`main`, `blob`, `com`) would match
+/// any task that shares them.
+pub fn without_url_paths(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("://") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        // The scheme: the letters just before `://`.
+        let scheme = rest[..at]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_ascii_alphabetic())
+            .last()
+            .map_or(at, |(i, _)| i);
+        out.push_str(&rest[..scheme]);
+        let after = &rest[at + 3..];
+        let end = after
+            .find(|c: char| c.is_whitespace() || matches!(c, ')' | '>' | ']' | '"' | '\'' | '`'))
+            .unwrap_or(after.len());
+        let address = after[..end].trim_end_matches(['.', ',', ';', ':', '!', '?']);
+        if address.is_empty() {
+            out.push_str(&rest[scheme..at + 3]);
+            rest = after;
+            continue;
+        }
+        let (host, path) = address.split_once('/').unwrap_or((address, ""));
+        let host = host.split([':', '@']).next().unwrap_or(host);
+        let host = host.strip_prefix("www.").unwrap_or(host);
+        let labels: Vec<&str> = host.split('.').collect();
+        let keep = if labels.len() > 1 {
+            &labels[..labels.len() - 1]
+        } else {
+            &labels[..]
+        };
+        out.push_str(&keep.join(" "));
+        let path = path.split(['?', '#']).next().unwrap_or("");
+        if let Some(last) = path.split('/').rev().find(|s| !s.is_empty()) {
+            out.push(' ');
+            out.push_str(last);
+        }
+        rest = &after[address.len()..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 /// The terms of `text`, in order, with repeats.
@@ -1403,6 +1454,30 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(terms(text), *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn web_addresses_keep_the_site_and_the_last_part_of_the_path() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "- [Support](https://github.com/Azure/azure-sdk-for-java/blob/main/SUPPORT.md)",
+                "- [Support](github SUPPORT.md)",
+            ),
+            (
+                "see https://www.stackoverflow.com/questions/tagged/azure-java-sdk?tab=new.",
+                "see stackoverflow azure-java-sdk.",
+            ),
+            ("<http://localhost:8080/>", "<localhost>"),
+            (
+                "docs at https://learn.microsoft.com, then",
+                "docs at learn microsoft, then",
+            ),
+            ("no address: a::b and `x://`", "no address: a::b and `x://`"),
+            ("plain text", "plain text"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(without_url_paths(text), *want, "{text}");
         }
     }
 
