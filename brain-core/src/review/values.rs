@@ -43,7 +43,7 @@ impl Amount {
     /// Whether two amounts can be compared: the same dimension, or a plain
     /// number against a number of any dimension or a version.
     fn comparable(&self, other: &Amount) -> bool {
-        match (self, other) {
+        match (&self.minutes_against(other), &other.minutes_against(self)) {
             (Amount::Number { dim: a, .. }, Amount::Number { dim: b, .. }) => {
                 a == b || ((a.is_empty() || b.is_empty()) && *a != "clock" && *b != "clock")
             }
@@ -56,9 +56,20 @@ impl Amount {
         }
     }
 
+    /// A configuration's terse "10m" read as minutes where the other amount
+    /// is a duration ("10m" against "1h"): a size is never written so.
+    fn minutes_against(&self, other: &Amount) -> Amount {
+        match (self, other) {
+            (Amount::Number { value, dim: "m" }, Amount::Number { dim: "s", .. }) => {
+                Amount::Number { value: value * 60.0, dim: "s" }
+            }
+            _ => self.clone(),
+        }
+    }
+
     /// Whether two comparable amounts are the same.
     fn same(&self, other: &Amount) -> bool {
-        match (self, other) {
+        match (&self.minutes_against(other), &other.minutes_against(self)) {
             (Amount::Number { value: a, .. }, Amount::Number { value: b, .. }) => {
                 (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
             }
@@ -887,7 +898,8 @@ fn parse(word: &str) -> Option<(Amount, bool)> {
         return Some((Amount::Number { value, dim: "" }, true));
     }
     // A configuration's terse size or duration ("10m", "512k"): which one
-    // only the setting knows, so it compares with the same suffix only.
+    // only the setting knows, so it compares with the same suffix only, and
+    // "10m" with a duration as minutes ([`Amount::comparable`]).
     if let Some(dim) = ["m", "k"].into_iter().find(|d| *d == suffix) {
         return Some((Amount::Number { value, dim }, false));
     }
@@ -1117,6 +1129,23 @@ mod tests {
                     "Calls abort after 10 s.",
                 ),
                 Some("10 seconds → 30 seconds"),
+            ),
+            // A terse "10m" is ten minutes against a duration.
+            (
+                v(
+                    "Lengthen cache resync to 1h",
+                    "SyncPeriod in cmd/main.go is now 1h.",
+                ),
+                v(
+                    "Manager SyncPeriod",
+                    "cmd/main.go sets the cache SyncPeriod to 10m.",
+                ),
+                Some("10m → 1h"),
+            ),
+            (
+                v("Resync stays at 10m", "SyncPeriod in cmd/main.go is 10m."),
+                v("Manager SyncPeriod", "cmd/main.go sets SyncPeriod to 600 seconds."),
+                None,
             ),
             (
                 v("Access token TTL is 5 minutes", "Shorter window."),
