@@ -35,7 +35,8 @@ pub(super) enum Amount {
     /// A boolean set or defaulted.
     Bool(bool),
     /// A named setting written as a constant after "is" or "to"
-    /// ("compatibility is `BACKWARD`", "isolation set to `READ_COMMITTED`").
+    /// ("compatibility is `BACKWARD`", "isolation set to `READ_COMMITTED`"),
+    /// or after "as" in a clause that binds or names ("bound as `CACHE`").
     Name(String),
 }
 
@@ -61,7 +62,10 @@ impl Amount {
     fn minutes_against(&self, other: &Amount) -> Amount {
         match (self, other) {
             (Amount::Number { value, dim: "m" }, Amount::Number { dim: "s", .. }) => {
-                Amount::Number { value: value * 60.0, dim: "s" }
+                Amount::Number {
+                    value: value * 60.0,
+                    dim: "s",
+                }
             }
             _ => self.clone(),
         }
@@ -253,13 +257,15 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
         })
     };
     // A name the candidate still writes as a word ("critical still pages"
-    // against `severity=critical`) is kept beside the new one.
+    // against `severity=critical`) is kept beside the new one, unless it
+    // writes it as what was ("CACHE was easily confused with …").
     let kept = |p: &Value| {
         candidate.title.iter().any(|q| q.same(p))
             || matches!(&p.amount, Amount::Name(n) if candidate
                 .lower
                 .split(|c: char| !c.is_alphanumeric() && c != '_')
                 .any(|w| w.eq_ignore_ascii_case(n)))
+                && !names_as_past(candidate, p)
     };
     let differ = |q: &Value, p: &Value| {
         q.amount.comparable(&p.amount) && !q.amount.same(&p.amount) && !q.near(p)
@@ -351,6 +357,9 @@ fn names_as_past(candidate: &Values, old: &Value) -> bool {
     ["was ", "from ", "not ", "instead of ", "previously "]
         .iter()
         .any(|w| candidate.lower.contains(&format!("{w}{old}")))
+        || [" was ", " used to "]
+            .iter()
+            .any(|w| candidate.lower.contains(&format!("{old}{w}")))
 }
 
 fn describe(
@@ -545,7 +554,8 @@ pub(super) fn values(text: &str) -> Vec<Value> {
             found = Some((b, core.to_owned(), Some("default".to_owned()), false));
         } else if let Some(name) = constant(core)
             && i > 0
-            && ["is", "to", "now", "="].contains(&raw[i - 1].to_lowercase().as_str())
+            && (["is", "to", "now", "="].contains(&raw[i - 1].to_lowercase().as_str())
+                || raw[i - 1].eq_ignore_ascii_case("as") && names_in_clause(&raw[..i - 1]))
         {
             // "compatibility is now BACKWARD_TRANSITIVE".
             found = Some((Amount::Name(name), core.to_owned(), None, false));
@@ -575,6 +585,36 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         i += 1;
     }
     out
+}
+
+/// Whether the clause that `before` ends gives something a name ("binds
+/// the KV namespace as …", "is exported as …"): a constant after its "as"
+/// is the name given, a value like one after "is".
+fn names_in_clause(before: &[&str]) -> bool {
+    // The verbs as written: their roots are nouns too ("the weekly export
+    // is sent as JSON").
+    const NAMING: &[&str] = &[
+        "bind",
+        "binds",
+        "bound",
+        "named",
+        "aliased",
+        "called",
+        "registered",
+        "exported",
+        "mounted",
+        "exposed",
+    ];
+    before
+        .iter()
+        .rev()
+        .take_while(|w| !w.ends_with([',', ';', ':', '.', '!', '?', ')']))
+        .any(|w| {
+            let w = w
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            NAMING.contains(&w.as_str())
+        })
 }
 
 /// Whether the number at `raw[i]` is given as an estimate: "~2 s", "about
@@ -1130,6 +1170,28 @@ mod tests {
                 ),
                 Some("10 seconds → 30 seconds"),
             ),
+            // A name given "as" in a clause that binds or names, and the old
+            // name written as what was.
+            (
+                v(
+                    "Rename KV binding to EDGE_CACHE",
+                    "CACHE was easily confused with the Cache API. The page-cache namespace is bound as EDGE_CACHE in wrangler.toml.",
+                ),
+                v(
+                    "KV namespace is bound as CACHE",
+                    "wrangler.toml binds the page-cache KV namespace as CACHE.",
+                ),
+                Some("CACHE → EDGE_CACHE"),
+            ),
+            // "as" elsewhere gives no name.
+            (
+                v(
+                    "Reports go out as JSON",
+                    "The weekly export is sent as JSON.",
+                ),
+                v("Reports go out as CSV", "The weekly export is sent as CSV."),
+                None,
+            ),
             // A terse "10m" is ten minutes against a duration.
             (
                 v(
@@ -1144,7 +1206,10 @@ mod tests {
             ),
             (
                 v("Resync stays at 10m", "SyncPeriod in cmd/main.go is 10m."),
-                v("Manager SyncPeriod", "cmd/main.go sets SyncPeriod to 600 seconds."),
+                v(
+                    "Manager SyncPeriod",
+                    "cmd/main.go sets SyncPeriod to 600 seconds.",
+                ),
                 None,
             ),
             (
