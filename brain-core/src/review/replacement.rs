@@ -803,7 +803,12 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
                     // "Switched 3D physics to Jolt": what was switched comes
                     // before "to".
                     None if phrase == "switched" && after.iter().any(|w| w == "to") => {}
-                    None => continue,
+                    // "Moved figure scripts off Plots.jl": what was left
+                    // follows "off".
+                    None => match after.iter().position(|w| w == "off") {
+                        Some(off) => after = &after[off + 1..],
+                        None => continue,
+                    },
                 }
             }
             let cut: &[&str] = match phrase.rsplit(' ').next() {
@@ -885,6 +890,12 @@ mod tests {
                 "Use date-fns instead of Moment.js; it is smaller.",
                 &[("instead of", &[&["moment", "js"]])],
             ),
+            // What a move left comes after "off", past what moved.
+            (
+                "Moved figure scripts off Plots.jl because GR output had inconsistent fonts.",
+                &[("moved", &[&["plot", "jl"]])],
+            ),
+            ("Moved figure scripts into the new folder.", &[]),
             ("We no longer do it this way.", &[("no longer", &[])]),
             (
                 "The jobs Redis instance is no longer needed.",
