@@ -744,6 +744,23 @@ fn part_of_another(
     longer || attributive
 }
 
+/// What a bare move verb ("moved", "switched") says was left, in the words
+/// after it: what follows "from", or "off" ("Moved figure scripts off
+/// Plots.jl"); for "Switched 3D physics to Jolt", the words before "to"
+/// (what was switched). `None` when they name nothing left.
+fn left_by_move<'w>(phrase: &str, after: &'w [String]) -> Option<&'w [String]> {
+    if let Some(from) = after.iter().position(|w| w == "from") {
+        return Some(&after[from + 1..]);
+    }
+    if phrase == "switched" && after.iter().any(|w| w == "to") {
+        return Some(after);
+    }
+    after
+        .iter()
+        .position(|w| w == "off")
+        .map(|off| &after[off + 1..])
+}
+
 /// Finds the replacement phrases of `text` and, within their clause, the
 /// words naming what they say is replaced: after "instead of", "no longer"
 /// and "replaces" (up to "to" or "onto" in "switch from X to Y" and "moved
@@ -798,18 +815,10 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             }
             let mut after = &clause[start + len..];
             if object_side(phrase) == Side::From {
-                match after.iter().position(|w| w == "from") {
-                    Some(from) => after = &after[from + 1..],
-                    // "Switched 3D physics to Jolt": what was switched comes
-                    // before "to".
-                    None if phrase == "switched" && after.iter().any(|w| w == "to") => {}
-                    // "Moved figure scripts off Plots.jl": what was left
-                    // follows "off".
-                    None => match after.iter().position(|w| w == "off") {
-                        Some(off) => after = &after[off + 1..],
-                        None => continue,
-                    },
-                }
+                let Some(left) = left_by_move(phrase, after) else {
+                    continue;
+                };
+                after = left;
             }
             let cut: &[&str] = match phrase.rsplit(' ').next() {
                 _ if phrase == BRING_BACK => &["back"],
