@@ -1666,8 +1666,21 @@ fn addresses(text: &str) -> Vec<String> {
 }
 
 /// See [`Scored::addresses_differ`]: an address of a scheme both use, in
-/// each text, that the other text does not hold (nor one inside it).
+/// each text, that the other text does not hold (nor one inside it). Of the
+/// addresses of one text, those another of them is inside do not count: a
+/// memory naming `user://saves/` and `user://saves/slot_N.json` names the
+/// file, and `user://saves/slot_N.sav` is another.
 fn addresses_differ(candidate: &[String], target: &[String]) -> bool {
+    let specific = |all: &[String]| -> Vec<String> {
+        all.iter()
+            .filter(|a| {
+                !all.iter()
+                    .any(|b| b.len() > a.len() && b.starts_with(a.as_str()))
+            })
+            .cloned()
+            .collect()
+    };
+    let (candidate, target) = (&specific(candidate)[..], &specific(target)[..]);
     let scheme = |a: &str| a.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
     let unknown = |a: &str, other: &[String]| {
         !other
@@ -2243,6 +2256,17 @@ mod tests {
             (
                 "Docs live at https://docs.acme.dev.",
                 "Firehose delivers raw events to s3://acme-raw-events-prod.",
+                false,
+            ),
+            // A file of a directory both name, where the target names another.
+            (
+                "SaveManager writes user://saves/slot_N.sav with store_var.",
+                "Save games live in user://saves/; each slot is user://saves/slot_N.json.",
+                true,
+            ),
+            (
+                "Slots are written to user://saves/slot_N.json.",
+                "Save games live in user://saves/; each slot is user://saves/slot_N.json.",
                 false,
             ),
             ("No address here.", "Nor here.", false),
