@@ -606,14 +606,15 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     let status = status_of(&title_words, summary);
     // A report of work opens the title ("Fixed …") or, under a title that
     // says how it went ("All tests green after rebase"), the summary.
-    let reported = activity(title);
+    let reported = activity(title, true);
     // A clause of the summary may report it too ("The pipeline failed on
-    // my branch; re-triggered it and it went green").
+    // my branch; re-triggered it and it went green"); there, an imperative
+    // ("Format with prettier") is a step to take, not a commit's subject.
     let work = reported
         || text::clause_texts(summary)
             .iter()
             .flat_map(|c| c.split(" and "))
-            .any(activity);
+            .any(|c| activity(c, false));
     // A diary entry reads like one in two ways at least: "today" alone may
     // mean "nowadays" ("Today every service logs through pino").
     let episodic = text::find_phrases(&all, EPISODIC);
@@ -712,11 +713,11 @@ fn has_version(text: &str) -> bool {
 /// Whether the title opens with a routine action in the past tense
 /// ("Fixed", "Ran", "Re-ran", "Addressed"), the way change logs and session
 /// notes do.
-fn activity(title: &str) -> bool {
+fn activity(title: &str, subject: bool) -> bool {
     // A commit's subject says it in the imperative, after its type: "fix
     // typo in README", "chore: bump version to 2.3.1"; an instruction says
     // when ("Bump CACHE_VERSION in the same PR as …", "Fix lint warnings
-    // before pushing").
+    // before pushing"). Only a title (`subject`) is read so.
     let title = text::without_label(title);
     let words = text::words(title);
     let instructs = words.iter().any(|w| WHEN_WORDS.contains(&w.as_str()));
@@ -730,7 +731,7 @@ fn activity(title: &str) -> bool {
         })
         .is_some_and(|w| {
             ACTIVITY_VERBS.contains(&w.as_str())
-                || (ROUTINE_IMPERATIVES.contains(&w.as_str()) && !instructs)
+                || (subject && ROUTINE_IMPERATIVES.contains(&w.as_str()) && !instructs)
         })
 }
 
@@ -791,6 +792,13 @@ mod tests {
                 true,
             ),
             ("WIP", "wip on search indexing, continuing tomorrow", true),
+            // Steps to take, in the imperative, are a procedure: only a
+            // title reads as a commit's subject.
+            (
+                "Verification loop",
+                "1. Make changes 2. Format with prettier 3. Run `docker buildx bake lint vale` 4. Run a full build with `docker buildx bake`",
+                false,
+            ),
             // A commit's subject: the imperative, after a type; git's merge
             // subjects. An instruction says when it applies.
             (
