@@ -492,15 +492,21 @@ const READ_ONLY: &[&str] = &[
     "dont change anything",
     "no code changes",
     "no code change",
-    "no changes",
-    "without changing",
     "read-only",
     "read only",
+    "no code",
+];
+
+/// Phrases that keep something unchanged: the whole task when it asks for
+/// no change ("look into it, don't modify the code"), only what they name
+/// when it does ("fix it without changing the expected string").
+const KEEPS_UNCHANGED: &[&str] = &[
+    "no changes",
+    "without changing",
     "don't modify",
     "do not modify",
     "don't edit",
     "do not edit",
-    "no code",
 ];
 
 /// Lowercases and stems one word.
@@ -1042,7 +1048,45 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
 /// Whether a task only asks about the code (see [`analyze`]).
 pub fn read_only(task: &str) -> bool {
     let lower = task.to_lowercase();
-    READ_ONLY.iter().any(|m| lower.contains(m)) || is_question(&lower)
+    READ_ONLY.iter().any(|m| lower.contains(m))
+        || (KEEPS_UNCHANGED.iter().any(|m| lower.contains(m)) && !asks_change(&lower))
+        || is_question(&lower)
+}
+
+/// Whether a task asks for a change: an imperative verb of change as a
+/// whole word, not part of another ("prefix"), not an infinitive of what
+/// the code does ("decides when to write a snapshot").
+fn asks_change(lower: &str) -> bool {
+    const CHANGES: &[&str] = &[
+        "fix",
+        "change",
+        "add ",
+        "update",
+        "implement",
+        "refactor",
+        "write",
+        "create",
+        "remove",
+        "make ",
+        "rename",
+        "move",
+        "bump",
+        "upgrade",
+        "delete",
+        "open a pr",
+        "commit",
+    ];
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    CHANGES.iter().any(|c| {
+        let phrase: Vec<&str> = c.split_whitespace().collect();
+        words
+            .windows(phrase.len())
+            .enumerate()
+            .any(|(i, w)| w == phrase.as_slice() && (i == 0 || words[i - 1] != "to"))
+    })
 }
 
 /// A task that is only a question: it opens with a question word and asks
@@ -1069,40 +1113,7 @@ fn is_question(lower: &str) -> bool {
         "can you explain",
         "could you explain",
     ];
-    let asks_change = [
-        "fix",
-        "change",
-        "add ",
-        "update",
-        "implement",
-        "refactor",
-        "write",
-        "create",
-        "remove",
-        "make ",
-        "rename",
-        "move",
-        "bump",
-        "upgrade",
-        "delete",
-        "open a pr",
-        "commit",
-    ];
-    // A change asked for is an imperative verb as a whole word: not part
-    // of another ("prefix"), not an infinitive of what the code does
-    // ("decides when to write a snapshot").
-    let words: Vec<&str> = t
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty())
-        .collect();
-    let asks = asks_change.iter().any(|c| {
-        let phrase: Vec<&str> = c.split_whitespace().collect();
-        words
-            .windows(phrase.len())
-            .enumerate()
-            .any(|(i, w)| w == phrase.as_slice() && (i == 0 || words[i - 1] != "to"))
-    });
-    opens.iter().any(|o| t.starts_with(o)) && !asks
+    opens.iter().any(|o| t.starts_with(o)) && !asks_change(t)
 }
 
 /// The stemmed synonyms of a stemmed term: the other words of its groups.
@@ -1556,6 +1567,15 @@ mod tests {
             ),
             ("Explain the prefix rules of the router.", true),
             ("Explain why the snapshot test fails and fix it.", false),
+            // Kept unchanged: the whole task, unless it asks for a change.
+            (
+                "Look into why the cache misses; do not modify the code.",
+                true,
+            ),
+            (
+                "lintrunner is red on my PR, fix it without changing the expected string",
+                false,
+            ),
         ] {
             assert_eq!(read_only(task), want, "{task}");
         }
