@@ -350,3 +350,30 @@ fn a_directory_imports_the_rule_files_under_it_and_windsurf_and_cline_files_are_
     );
     assert_eq!(candidates(), before);
 }
+
+/// A rule file's sections are guidance, never reports of work: a command
+/// list, steps in the imperative and the definition of a kind of change
+/// are imported, whatever words they open with.
+#[test]
+fn rule_file_sections_that_read_like_work_reports_are_still_imported() {
+    let env = TestEnv::empty();
+    env.git(&["init", "-q", "-b", "main"]);
+    std::fs::write(
+        env.root().join("AGENTS.md"),
+        "## Commands\n\n\
+         - Fast Go linting (changed packages): `make lint-code-fast`\n\
+         - Formatting imports: `make fmt-imports`\n\n\
+         ## Verification loop\n\n\
+         1. Make changes\n\
+         2. Format with prettier\n\
+         3. Run `docker buildx bake lint vale`\n\n\
+         ## Change types\n\n\
+         Chore: typos, comments, build config, CI config, and similar work.\n",
+    )
+    .unwrap();
+    env.brain(["init"]).success();
+    let (json, _) = env.brain_json("import-rules", &["import", "AGENTS.md"]);
+    let rejected = &json["files"][0]["rejected"];
+    assert_eq!(rejected.as_array().map(Vec::len), Some(0), "{json}");
+    assert_eq!(titles(&json).len(), 3, "{json}");
+}

@@ -185,7 +185,12 @@ impl Features {
             frame: values::frame_tokens(&m.title),
             values,
             elaborates: subject::elaborates(&m.title, &text),
-            no_value: novalue::no_durable_value(&m.title, &m.summary, &m.detail),
+            // A rule file is guidance written for agents: a section of it
+            // is never a report of work, however it opens ("Chore: typos,
+            // comments, …" defines a kind of change).
+            no_value: (m.provenance.source != crate::model::Source::Import)
+                .then(|| novalue::no_durable_value(&m.title, &m.summary, &m.detail))
+                .flatten(),
             title_replacements: text::replacements(&m.title),
             claim: OnceCell::new(),
             sentences: OnceCell::new(),
