@@ -5,9 +5,9 @@
 //! of yet others labelled after the tuning
 //! (`tests/fixtures/retrieval-fresh/`), and a fourth and a fifth labelled
 //! later still (`tests/fixtures/retrieval-fourth/`, `retrieval-fifth/`).
-//! Each is scored
-//! as its README prescribes (only the printed block counts) and must stay at
-//! or above floors a few points under what was measured; the full report is
+//! Each is scored as its README prescribes (only the printed block counts)
+//! and must stay at or above floors a few points under what was measured;
+//! the full report is
 //! `cargo bench -p brain-cli --bench retrieval_dev` (see docs/retrieval.md).
 //!
 //! The import itself is checked on the way: a second import writes nothing
