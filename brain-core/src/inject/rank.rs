@@ -78,6 +78,10 @@ struct GroupTerms {
     /// as its topic (title, tags, a name written as code), and otherwise
     /// only supports the order.
     concept: bool,
+    /// Another way to say a word of the task
+    /// ([`terms::Group::is_alternative`]): what the task says is counted
+    /// once, in the word's own group.
+    alternative: bool,
     /// Term positions with their weights.
     terms: Vec<(usize, f64)>,
 }
@@ -357,6 +361,7 @@ pub fn rank<'a>(
                 kind: g.kind,
                 trigger: g.trigger && !g.is_concept(),
                 concept: g.is_concept(),
+                alternative: g.is_alternative(),
                 terms,
             }
         })
@@ -364,7 +369,7 @@ pub fn rank<'a>(
     // How much each of the task's own words says: its weight times the idf
     // of the word itself (a word no memory uses says the most).
     let say = |g: &GroupTerms| {
-        if g.trigger || g.concept {
+        if (g.trigger || g.concept) && !g.alternative {
             g.weight * g.terms.first().map_or(0.0, |(i, _)| idf[*i])
         } else {
             0.0

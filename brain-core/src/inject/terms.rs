@@ -21,7 +21,9 @@
 //!   `lockfile`): the splits are kept as a group that must match whole;
 //! * common developer synonyms (`argument`/`parameter`, `bump`/`upgrade`)
 //!   are added at a lower weight, each in its word's group, so a memory
-//!   using both is not counted twice;
+//!   using both is not counted twice; a synonym of several words
+//!   ("continuous integration" for `ci`) must match whole, in a group of
+//!   its own that adds nothing to what the task says;
 //! * a task that only asks a question ("explain …, don't change anything")
 //!   is marked read-only: rules about how to change code need stronger
 //!   evidence to be shown for it.
@@ -246,7 +248,7 @@ const REQUEST_WORDS: &[&str] = &[
 /// Groups of words and abbreviations developers use for the same thing
 /// (before stemming): a task word pulls in the others of its group at
 /// [`SYNONYM_WEIGHT`]. General vocabulary of software work, not of any one
-/// project; a multi-word form contributes its words.
+/// project; a form of several words matches only whole (all its words).
 const SYNONYMS: &[&[&str]] = &[
     &["argument", "arg", "args", "parameter", "param", "params"],
     &["option", "flag"],
@@ -694,6 +696,13 @@ impl Group {
     pub fn is_concept(&self) -> bool {
         self.label.starts_with('~')
     }
+
+    /// Whether the group is another way to say a word the task has its own
+    /// group for (a synonym of several words, labelled `word~its+words`):
+    /// it may match, but the task says no more for it.
+    pub fn is_alternative(&self) -> bool {
+        self.label.find('~').is_some_and(|i| i > 0)
+    }
 }
 
 /// A task, analysed.
@@ -1020,12 +1029,29 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
             kind: GroupKind::Any,
             trigger: true,
         };
+        let mut phrases: Vec<Vec<String>> = Vec::new();
         for syn in synonyms(&term) {
-            if !g.terms.iter().any(|(t, _)| *t == syn) {
-                g.terms.push((syn, weight * SYNONYM_WEIGHT));
+            if syn.len() > 1 {
+                phrases.push(syn);
+            } else if !g.terms.iter().any(|(t, _)| *t == syn[0]) {
+                g.terms.push((syn[0].clone(), weight * SYNONYM_WEIGHT));
             }
         }
         groups.push(g);
+        // A synonym of several words ("continuous integration" for `ci`)
+        // is found only whole: one of its words alone ("integration tests")
+        // is another thing.
+        for phrase in phrases {
+            groups.push(Group {
+                label: format!("{term}~{}", phrase.join("+")),
+                terms: phrase
+                    .into_iter()
+                    .map(|t| (t, weight * SYNONYM_WEIGHT))
+                    .collect(),
+                kind: GroupKind::All,
+                trigger: true,
+            });
+        }
         if !vocabulary(&term)
             && let Some((a, b)) = split_known(&term, vocabulary)
         {
@@ -1116,29 +1142,23 @@ fn is_question(lower: &str) -> bool {
     opens.iter().any(|o| t.starts_with(o)) && !asks_change(t)
 }
 
-/// The stemmed synonyms of a stemmed term: the other words of its groups.
-fn synonyms(term: &str) -> Vec<String> {
-    static TABLE: LazyLock<HashMap<String, Vec<String>>> = LazyLock::new(|| {
-        let mut map: HashMap<String, Vec<String>> = HashMap::new();
+/// The stemmed synonyms of a stemmed term: the other forms of its groups,
+/// each as its terms.
+fn synonyms(term: &str) -> Vec<Vec<String>> {
+    static TABLE: LazyLock<HashMap<String, Vec<Vec<String>>>> = LazyLock::new(|| {
+        let mut map: HashMap<String, Vec<Vec<String>>> = HashMap::new();
         for group in SYNONYMS {
-            let forms: Vec<(String, Vec<String>)> = group
-                .iter()
-                .map(|w| {
-                    let t = terms(w);
-                    (t.join(" "), t)
-                })
-                .collect();
-            for (key, key_terms) in &forms {
-                // Only one-word forms are looked up; every form contributes.
-                if key_terms.len() != 1 {
+            let forms: Vec<Vec<String>> = group.iter().map(|w| terms(w)).collect();
+            for key in &forms {
+                // Only one-word forms are looked up; every other form is a
+                // synonym, a form of several words as a whole.
+                let [key] = key.as_slice() else {
                     continue;
-                }
+                };
                 let entry = map.entry(key.clone()).or_default();
-                for (_, other) in &forms {
-                    for t in other {
-                        if t != key && !entry.contains(t) {
-                            entry.push(t.clone());
-                        }
+                for other in &forms {
+                    if !other.is_empty() && other != &[key.clone()] && !entry.contains(other) {
+                        entry.push(other.clone());
                     }
                 }
             }
@@ -1725,6 +1745,18 @@ mod tests {
                 .iter()
                 .any(|(t, w)| t == "paramet" && (*w - SYNONYM_WEIGHT).abs() < 1e-9)
         );
+        // A synonym of several words is found only whole: "CI" is no
+        // "integration test".
+        let q = analyze("the CI image is on Go 1.23", &vocab);
+        let ci = q.groups.iter().find(|g| g.label == "ci").unwrap();
+        assert_eq!(ci.terms.len(), 1, "{ci:?}");
+        let phrase = q
+            .groups
+            .iter()
+            .find(|g| g.label == "ci~continu+integr")
+            .unwrap();
+        assert_eq!(phrase.kind, GroupKind::All);
+        assert!(phrase.is_alternative() && !phrase.is_concept() && !ci.is_alternative());
     }
 
     #[test]
