@@ -1023,45 +1023,7 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
     }
     let mut groups: Vec<Group> = concept_groups(&all_prose, &counts);
     for (term, weight) in counts {
-        let mut g = Group {
-            label: term.clone(),
-            terms: vec![(term.clone(), weight)],
-            kind: GroupKind::Any,
-            trigger: true,
-        };
-        let mut phrases: Vec<Vec<String>> = Vec::new();
-        for syn in synonyms(&term) {
-            if syn.len() > 1 {
-                phrases.push(syn);
-            } else if !g.terms.iter().any(|(t, _)| *t == syn[0]) {
-                g.terms.push((syn[0].clone(), weight * SYNONYM_WEIGHT));
-            }
-        }
-        groups.push(g);
-        // A synonym of several words ("continuous integration" for `ci`)
-        // is found only whole: one of its words alone ("integration tests")
-        // is another thing.
-        for phrase in phrases {
-            groups.push(Group {
-                label: format!("{term}~{}", phrase.join("+")),
-                terms: phrase
-                    .into_iter()
-                    .map(|t| (t, weight * SYNONYM_WEIGHT))
-                    .collect(),
-                kind: GroupKind::All,
-                trigger: true,
-            });
-        }
-        if !vocabulary(&term)
-            && let Some((a, b)) = split_known(&term, vocabulary)
-        {
-            groups.push(Group {
-                label: format!("{a}+{b}"),
-                terms: vec![(a, weight * 0.8), (b, weight * 0.8)],
-                kind: GroupKind::All,
-                trigger: true,
-            });
-        }
+        groups.extend(word_groups(&term, weight, vocabulary));
     }
     QueryText {
         groups,
@@ -1069,6 +1031,53 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
         read_only: read_only(task),
         created: created_paths(task),
     }
+}
+
+/// The groups of one word of a task: the word with its one-word synonyms,
+/// each synonym of several words as a group of its own, and the two known
+/// words an unknown one may be.
+fn word_groups(term: &str, weight: f64, vocabulary: &dyn Fn(&str) -> bool) -> Vec<Group> {
+    let mut groups = Vec::new();
+    let mut g = Group {
+        label: term.to_owned(),
+        terms: vec![(term.to_owned(), weight)],
+        kind: GroupKind::Any,
+        trigger: true,
+    };
+    let mut phrases: Vec<Vec<String>> = Vec::new();
+    for syn in synonyms(term) {
+        if syn.len() > 1 {
+            phrases.push(syn);
+        } else if !g.terms.iter().any(|(t, _)| *t == syn[0]) {
+            g.terms.push((syn[0].clone(), weight * SYNONYM_WEIGHT));
+        }
+    }
+    groups.push(g);
+    // A synonym of several words ("continuous integration" for `ci`)
+    // is found only whole: one of its words alone ("integration tests")
+    // is another thing.
+    for phrase in phrases {
+        groups.push(Group {
+            label: format!("{term}~{}", phrase.join("+")),
+            terms: phrase
+                .into_iter()
+                .map(|t| (t, weight * SYNONYM_WEIGHT))
+                .collect(),
+            kind: GroupKind::All,
+            trigger: true,
+        });
+    }
+    if !vocabulary(term)
+        && let Some((a, b)) = split_known(term, vocabulary)
+    {
+        groups.push(Group {
+            label: format!("{a}+{b}"),
+            terms: vec![(a, weight * 0.8), (b, weight * 0.8)],
+            kind: GroupKind::All,
+            trigger: true,
+        });
+    }
+    groups
 }
 
 /// Whether a task only asks about the code (see [`analyze`]).
@@ -1157,7 +1166,10 @@ fn synonyms(term: &str) -> Vec<Vec<String>> {
                 };
                 let entry = map.entry(key.clone()).or_default();
                 for other in &forms {
-                    if !other.is_empty() && other != &[key.clone()] && !entry.contains(other) {
+                    if !other.is_empty()
+                        && other != std::slice::from_ref(key)
+                        && !entry.contains(other)
+                    {
                         entry.push(other.clone());
                     }
                 }
