@@ -280,9 +280,15 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
     // What both values are about, in words that can tell things apart; the
     // same explicit name (`traces_sample_rate=`, `-Xmx`) counts twice.
     let about = |q: &Value, p: &Value| {
-        // Two settings named apart (`pool_size`, `statement_cache_size`)
-        // are two things, whatever words their names share.
-        let setting = |v: &Value| v.subject.contains('_');
+        // Two settings named apart (`pool_size`, `statement_cache_size`,
+        // `timeoutSeconds`, `failureThreshold`) are two things, whatever
+        // words their names share.
+        let setting = |v: &Value| {
+            let camel = v.subject.starts_with(|c: char| c.is_ascii_lowercase())
+                && v.subject.chars().any(|c| c.is_ascii_uppercase())
+                && v.subject.chars().all(char::is_alphanumeric);
+            v.subject.contains('_') || camel
+        };
         if setting(q) && setting(p) && !q.subject.eq_ignore_ascii_case(&p.subject) {
             return 0;
         }
@@ -1190,6 +1196,18 @@ mod tests {
                     "The weekly export is sent as JSON.",
                 ),
                 v("Reports go out as CSV", "The weekly export is sent as CSV."),
+                None,
+            ),
+            // Two settings named apart in camelCase are two things.
+            (
+                v(
+                    "Readiness probe drops pods during GC pauses",
+                    "The readiness probe (timeoutSeconds 1) fails during full-GC pauses; raise timeoutSeconds to 3.",
+                ),
+                v(
+                    "Liveness probe kills pods during slow JVM startup",
+                    "The liveness probe fails while the context loads; use a startupProbe with failureThreshold 30.",
+                ),
                 None,
             ),
             // A terse "10m" is ten minutes against a duration.
