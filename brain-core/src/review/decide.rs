@@ -1193,10 +1193,14 @@ fn change_or_distinct(
     let named_alike = shared.iter().filter(|t| t.starts_with('`')).count() >= 2;
     // The shape is read whatever else the candidate says; additive wording
     // and shared names only keep it from making a distinct subject.
+    // A word the candidate only turns down ("rather than touching the
+    // liveness probes") is no word it shares with the target.
+    let turned_down: BTreeSet<String> = features.rejected.iter().map(|w| text::root(w)).collect();
+    let own_roots: BTreeSet<String> = features.roots.difference(&turned_down).cloned().collect();
     let shape = subject::distinct(
         &features.frame,
         &target_features.frame,
-        &features.roots,
+        &own_roots,
         &target_features.roots,
     );
     let shape_apart = shape.is_some();
@@ -3160,6 +3164,45 @@ mod tests {
                     out.reason
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_word_only_turned_down_names_no_shared_subject() {
+        use MemoryType::{Decision as D, Pattern};
+        let stored = [memory(
+            "target-0001",
+            Pattern,
+            "Product cache invalidated on ProductUpdated",
+            "catalog:product:{id} cache entries are deleted by the ProductUpdated event handler in src/catalog/cache/invalidation.ts, so edits show up immediately.",
+            &["src/catalog/cache/**"],
+        )];
+        for (title, summary, apart) in [
+            // What it shares, it turns down ("isn't part of the cached
+            // product payload"): another event, another rule.
+            (
+                "Don't invalidate product cache on StockChanged",
+                "Resolved: removed the StockChanged handler that deleted catalog:product:{id}. Stock isn't part of the cached product payload - it's read live from inventory - and invalidating on every stock tick made the cache hit rate drop to ~10%. Don't add it back.",
+                true,
+            ),
+            // The same event, not turned down: the same rule.
+            (
+                "Product cache invalidated on ProductUpdated events",
+                "The ProductUpdated event handler in src/catalog/cache/invalidation.ts deletes catalog:product:{id} cache entries so that edits show up immediately.",
+                false,
+            ),
+        ] {
+            let mut m = memory(
+                "candidate-ffff",
+                D,
+                title,
+                summary,
+                &["src/catalog/cache/invalidation.ts"],
+            );
+            m.status = Status::Candidate;
+            m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+            let out = Reviewer::new(stored.iter()).review(&m);
+            assert_eq!(out.decision == Decision::Accept, apart, "{title}: {out:#?}");
         }
     }
 
