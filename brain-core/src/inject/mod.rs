@@ -1174,6 +1174,33 @@ mod tests {
     }
 
     #[test]
+    fn a_synonym_of_several_words_matches_only_whole() {
+        let memories = [
+            memory(
+                "integration-tag",
+                "Include the `integration` tag only for integration tests",
+                "Always pass `-tags test_dep`; add `integration` only when running integration tests.",
+                "",
+            ),
+            memory(
+                "pipeline",
+                "Continuous integration blocks merges on a failing lint job",
+                "The continuous integration pipeline runs `make lint` and blocks the merge when it fails.",
+                "",
+            ),
+        ];
+        // "CI" is continuous integration said whole, never an integration
+        // test.
+        for task in [
+            "The CI image is still on Go 1.23, bump it to 1.24",
+            "CI blocks my merge on lint, fix the lint errors",
+        ] {
+            let s = inject_from(&memories, Some(task), &[]);
+            assert_eq!(ids(&s), ["pipeline"], "{task}: {}", s.block);
+        }
+    }
+
+    #[test]
     fn a_rule_for_files_of_a_kind_says_little_about_files_of_another() {
         let memories = [
             memory(

@@ -403,6 +403,11 @@ pub fn rank<'a>(
             let mut trigger_groups = 0usize;
             let mut on_topic = false;
             let mut matched: Vec<String> = Vec::new();
+            // Each group's best match; a group that says a word another way
+            // (a synonym of several words) stands in for the word's own
+            // group when it matches better, never beside it.
+            let mut found: Vec<(f64, f64, Option<usize>, &GroupTerms)> =
+                Vec::with_capacity(groups.len());
             for group in &groups {
                 let per_term = group.terms.iter().map(|&(i, w)| {
                     (
@@ -426,6 +431,16 @@ pub fn rank<'a>(
                         }
                     }
                 };
+                match found.last_mut() {
+                    Some(word) if group.alternative => {
+                        if best > word.0 {
+                            (word.0, word.1, word.2) = (best, best_bm25, hit);
+                        }
+                    }
+                    _ => found.push((best, best_bm25, hit, group)),
+                }
+            }
+            for (best, best_bm25, hit, group) in found {
                 if best > 0.0 {
                     let topic = hit.is_some_and(|i| m.on_topic(term_names[i]));
                     if group.trigger || group.concept && topic {
