@@ -173,6 +173,8 @@ impl Brain {
                     .map(|e| (e.value.as_str(), &l.record.id))
             })
             .collect();
+        let stored: Vec<&Memory> = catalog.memories.iter().map(|l| &l.record).collect();
+        let edited = edited_rules(&batch.drafts, &stored, &spans);
         let direct = !origin.candidates_only
             && self.store().config().settings().capture_mode == CaptureMode::Direct;
         let mut rejected = batch.rejected;
@@ -191,6 +193,12 @@ impl Brain {
                     value: span.clone(),
                 });
             }
+            if let Some(section) = &ex.section {
+                evidence.push(Evidence {
+                    kind: crate::model::EvidenceKind::Section,
+                    value: section.clone(),
+                });
+            }
             let mut m = Memory::new(
                 MemoryId::generate("", &[]),
                 d.kind,
@@ -205,6 +213,9 @@ impl Brain {
                 },
             );
             m.detail = d.detail;
+            if let Some(old) = edited.get(&index) {
+                m.lineage.supersedes = vec![old.clone()];
+            }
             m.scope.paths = d.paths;
             m.scope.modules = d.modules;
             m.tags = d.tags;
@@ -511,7 +522,59 @@ fn external_extraction(drafts: Vec<Draft>, local: &Extraction) -> Extraction {
             line: 0,
             quality,
             span: None,
+            section: None,
         });
+    }
+    out
+}
+
+/// The stored rules that new drafts of a rule file replace, by draft
+/// position: where a section of the file (`path#Heading`) holds exactly one
+/// new draft (a span no stored memory has) and exactly one stored rule of
+/// that section still in force is gone from the file (none of its spans is
+/// a draft's), the draft is that rule as edited. Anything else (a rule
+/// added beside others, two edited at once) is left to the reviewer.
+fn edited_rules(
+    drafts: &[Extracted],
+    stored: &[&Memory],
+    known_spans: &std::collections::HashMap<&str, &MemoryId>,
+) -> std::collections::HashMap<usize, MemoryId> {
+    use crate::model::EvidenceKind;
+    use std::collections::{BTreeMap, HashMap, HashSet};
+    let current: HashSet<&str> = drafts.iter().filter_map(|d| d.span.as_deref()).collect();
+    let mut new: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, d) in drafts.iter().enumerate() {
+        if let (Some(section), Some(span)) = (d.section.as_deref(), d.span.as_deref())
+            && !known_spans.contains_key(span)
+        {
+            new.entry(section).or_default().push(i);
+        }
+    }
+    let mut gone: BTreeMap<&str, Vec<&MemoryId>> = BTreeMap::new();
+    for m in stored {
+        let in_force = matches!(m.status, Status::Active | Status::Candidate)
+            && m.lineage.superseded_by.is_none();
+        let of = |kind: EvidenceKind| {
+            m.provenance
+                .evidence
+                .iter()
+                .filter(move |e| e.kind == kind)
+                .map(|e| e.value.as_str())
+        };
+        let sections: std::collections::BTreeSet<&str> = of(EvidenceKind::Section).collect();
+        let sections: Vec<&str> = sections.into_iter().collect();
+        if !in_force || sections.len() != 1 || !new.contains_key(sections[0]) {
+            continue;
+        }
+        if of(EvidenceKind::Span).all(|s| !current.contains(s)) {
+            gone.entry(sections[0]).or_default().push(&m.id);
+        }
+    }
+    let mut out = HashMap::new();
+    for (section, drafts) in new {
+        if let (Some([old]), [draft]) = (gone.get(section).map(Vec::as_slice), drafts.as_slice()) {
+            out.insert(*draft, (*old).clone());
+        }
     }
     out
 }
@@ -727,5 +790,128 @@ impl Brain {
             files,
             redactions,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::Draft;
+    use crate::model::{EvidenceKind, MemoryType};
+
+    fn draft(span: &str, section: &str) -> Extracted {
+        Extracted {
+            draft: Draft {
+                kind: MemoryType::Convention,
+                title: span.to_owned(),
+                summary: span.to_owned(),
+                detail: String::new(),
+                paths: Vec::new(),
+                modules: Vec::new(),
+                tags: Vec::new(),
+                importance: crate::model::Importance::Medium,
+                risk: crate::model::Risk::Low,
+            },
+            line: 1,
+            quality: 80,
+            span: Some(format!("AGENTS.md#{span}")),
+            section: Some(format!("AGENTS.md#{section}")),
+        }
+    }
+
+    fn stored(id: &str, span: &str, section: &str, status: Status) -> Memory {
+        let evidence = [
+            (EvidenceKind::File, "AGENTS.md".to_owned()),
+            (EvidenceKind::Span, format!("AGENTS.md#{span}")),
+            (EvidenceKind::Section, format!("AGENTS.md#{section}")),
+        ]
+        .into_iter()
+        .map(|(kind, value)| Evidence { kind, value })
+        .collect();
+        Memory::new(
+            MemoryId::new(id).unwrap(),
+            MemoryType::Convention,
+            status,
+            span,
+            span,
+            Provenance {
+                source: Source::Import,
+                captured_at: "2026-01-01T00:00:00Z".parse().unwrap(),
+                proposed_by: None,
+                evidence,
+            },
+        )
+    }
+
+    #[test]
+    fn an_edited_rule_of_a_section_replaces_the_one_gone_from_it() {
+        type Case<'a> = (
+            &'a str,
+            &'a [(&'a str, &'a str)],
+            &'a [(&'a str, &'a str)],
+            &'a [(usize, &'a str)],
+        );
+        let cases: &[Case] = &[
+            (
+                "one rule edited in place",
+                &[("jest", "Testing"), ("tabs", "Style")],
+                &[("vitest", "Testing"), ("tabs", "Style")],
+                &[(0, "m-jest")],
+            ),
+            (
+                "a rule added beside the others",
+                &[("jest", "Testing")],
+                &[("jest", "Testing"), ("coverage", "Testing")],
+                &[],
+            ),
+            (
+                "a rule removed, none added",
+                &[("jest", "Testing"), ("tabs", "Style")],
+                &[("tabs", "Style")],
+                &[],
+            ),
+            (
+                "two rules of one section edited at once",
+                &[("jest", "Testing"), ("mocks", "Testing")],
+                &[("vitest", "Testing"), ("vi-mock", "Testing")],
+                &[],
+            ),
+            (
+                "a rule gone from one section, another new in another",
+                &[("jest", "Testing")],
+                &[("tabs", "Style")],
+                &[],
+            ),
+        ];
+        for (name, before, after, want) in cases {
+            let memories: Vec<Memory> = before
+                .iter()
+                .map(|(span, section)| stored(&format!("m-{span}"), span, section, Status::Active))
+                .collect();
+            let refs: Vec<&Memory> = memories.iter().collect();
+            let known: std::collections::HashMap<&str, &MemoryId> = memories
+                .iter()
+                .flat_map(|m| {
+                    m.provenance
+                        .evidence
+                        .iter()
+                        .filter(|e| e.kind == EvidenceKind::Span)
+                        .map(move |e| (e.value.as_str(), &m.id))
+                })
+                .collect();
+            let drafts: Vec<Extracted> = after.iter().map(|(s, sec)| draft(s, sec)).collect();
+            let got = edited_rules(&drafts, &refs, &known);
+            let mut got: Vec<(usize, String)> =
+                got.into_iter().map(|(i, id)| (i, id.to_string())).collect();
+            got.sort();
+            let want: Vec<(usize, String)> =
+                want.iter().map(|(i, id)| (*i, (*id).to_owned())).collect();
+            assert_eq!(got, want, "{name}");
+        }
+        // A rule already replaced is not replaced again.
+        let old = stored("m-jest", "jest", "Testing", Status::Superseded);
+        let known = std::collections::HashMap::new();
+        let got = edited_rules(&[draft("vitest", "Testing")], &[&old], &known);
+        assert!(got.is_empty());
     }
 }

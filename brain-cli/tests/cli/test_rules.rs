@@ -377,3 +377,59 @@ fn rule_file_sections_that_read_like_work_reports_are_still_imported() {
     assert_eq!(rejected.as_array().map(Vec::len), Some(0), "{json}");
     assert_eq!(titles(&json).len(), 3, "{json}");
 }
+
+/// A rule edited in its rule file replaces, on the next import, the memory
+/// the old wording made: the section it sits in pairs the two, however
+/// little their words share, and approving carries the replacement out.
+#[test]
+fn an_edited_rule_replaces_the_memory_of_its_old_wording() {
+    let env = TestEnv::empty();
+    env.git(&["init", "-q", "-b", "main"]);
+    let write = |testing: &str| {
+        std::fs::write(
+            env.root().join("AGENTS.md"),
+            format!(
+                "# Guide\n\n## Testing\n\n{testing}\n\n## Style\n\n\
+                 - Use tabs for indentation in Go files.\n\
+                 - NEVER commit generated files under dist/.\n"
+            ),
+        )
+        .unwrap();
+    };
+    write("Run unit tests with `yarn jest`; the config is in jest.config.js.");
+    env.brain(["init"]).success();
+    env.brain(["import", "AGENTS.md"]).success();
+    env.brain(["approve", "--all"]).success();
+    let (list, _) = env.brain_json("list", &["list"]);
+    let old = list["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["title"].as_str().unwrap().contains("jest"))
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    write("Unit tests run under `pnpm vitest`, configured in web/vitest.config.ts.");
+    let later = "2026-03-02T10:00:00Z";
+    let (json, _) = env.brain_json_at(later, "import-rules", &["import", "AGENTS.md"]);
+    let written = json["files"][0]["written"].as_array().unwrap();
+    assert_eq!(written.len(), 1, "{json}");
+    assert_eq!(written[0]["decision"], "supersede", "{json}");
+    assert_eq!(written[0]["targets"][0], old.as_str(), "{json}");
+    assert_eq!(
+        json["files"][0]["unchanged"].as_array().unwrap().len(),
+        2,
+        "{json}"
+    );
+
+    let new = written[0]["id"].as_str().unwrap().to_owned();
+    env.brain_with_env(&[("BRAIN_NOW", later)], ["approve", new.as_str()])
+        .success();
+    let (shown, _) = env.brain_json("show", &["show", old.as_str()]);
+    assert_eq!(shown["memory"]["status"], "superseded", "{shown}");
+    // The file as it is now imports as nothing new.
+    let (json, _) = env.brain_json_at(later, "import-rules", &["import", "AGENTS.md"]);
+    assert!(titles(&json).is_empty(), "{json}");
+}

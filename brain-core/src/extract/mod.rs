@@ -162,6 +162,10 @@ pub struct Extracted {
     /// For a rule imported from a file: `path#hash` of its text, so a
     /// re-import recognises it whatever became of its candidate.
     pub span: Option<String>,
+    /// For a rule imported from a file: `path#Heading / Subheading`, the
+    /// section it sits in, so a re-import pairs an edited rule with the one
+    /// it replaces.
+    pub section: Option<String>,
 }
 
 /// A fragment that did not become a draft.
@@ -235,6 +239,7 @@ pub fn run_in(text: &str, touched: &[String], tree: Option<&[String]>) -> Extrac
             line: lines[i],
             quality,
             span: None,
+            section: None,
         });
     }
     out

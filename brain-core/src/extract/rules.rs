@@ -583,6 +583,7 @@ fn draft(
         line: unit.line,
         quality: quality.min(100),
         span: Some(span_key(file_name, &unit.text)),
+        section: Some(section_key(file_name, &section.headings)),
     })
 }
 
@@ -612,6 +613,12 @@ pub fn span_key(file_name: &str, text: &str) -> String {
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let hash = blake3::hash(flat.as_bytes()).to_hex();
     format!("{file_name}#{}", &hash.as_str()[..16])
+}
+
+/// `path#Heading / Subheading`: the section of a rule file a unit sits in
+/// (`path#` before the first heading).
+pub fn section_key(file_name: &str, headings: &[String]) -> String {
+    format!("{file_name}#{}", headings.join(" / "))
 }
 
 /// A heading as a tag: lowercase words joined by `-`.

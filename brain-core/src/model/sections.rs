@@ -291,6 +291,10 @@ pub enum EvidenceKind {
     /// A span of an imported rule file, `path#hash` of its text: a
     /// re-import recognises it.
     Span,
+    /// The section of an imported rule file a rule sits in, `path#Heading /
+    /// Subheading`: a re-import pairs a rule edited there with the one it
+    /// replaces.
+    Section,
 }
 
 /// One piece of evidence behind a record.

@@ -322,6 +322,15 @@ impl<'a> Reviewer<'a> {
                 }
             }
         }
+        // So are the memories its lineage says it replaces (an edited rule
+        // of a re-imported file), however little their words share.
+        for id in &candidate.lineage.supersedes {
+            if let Some(i) = self.stored.iter().position(|m| m.id == *id)
+                && !positions.contains(&i)
+            {
+                positions.push(i);
+            }
+        }
         let mut features = decide::Features::of(candidate);
         features.no_value = features.no_value.or(no_value);
         // Everything the prefilter found that may be compared, of any type:
@@ -344,12 +353,16 @@ impl<'a> Reviewer<'a> {
         let mut ranked: Vec<(usize, decide::Closeness)> = pool
             .iter()
             .enumerate()
-            .filter(|(_, (m, _))| comparable(candidate, m, cross_type))
+            .filter(|(_, (m, _))| {
+                comparable(candidate, m, cross_type) || candidate.lineage.supersedes.contains(&m.id)
+            })
             .map(|(i, (m, _))| (i, decide::closeness(candidate, m)))
             .collect();
+        let linked = |i: usize| candidate.lineage.supersedes.contains(&pool[i].0.id);
         ranked.sort_by(|(a, x), (b, y)| {
-            y.combined
-                .total_cmp(&x.combined)
+            linked(*b)
+                .cmp(&linked(*a))
+                .then_with(|| y.combined.total_cmp(&x.combined))
                 .then_with(|| pool[*a].0.id.cmp(&pool[*b].0.id))
         });
         ranked.truncate(8);
