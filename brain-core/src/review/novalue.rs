@@ -60,6 +60,11 @@ const STATUS_TITLES: &[&str] = &[
     "waiting on",
     "waiting for",
     "meeting notes",
+    // What someone is on at the moment ("**Current work**: Priya is
+    // refactoring the scheduler this sprint").
+    "current work",
+    "current status",
+    "currently working on",
     // Git's own subjects of a merge commit.
     "merge branch",
     "merge pull request",
@@ -269,6 +274,10 @@ const EXPECTATIONS: &[&str] = &[
     "should be good",
     "should work now",
     "should pass now",
+    "should be up",
+    "should be ready",
+    "should be done",
+    "should land",
 ];
 
 /// A consequence that did not happen ("lockfile updated, nothing broke"):
@@ -792,6 +801,12 @@ mod tests {
                 true,
             ),
             ("WIP", "wip on search indexing, continuing tomorrow", true),
+            // What someone is on now, and when the PR should be up.
+            (
+                "**Current work**",
+                "Priya is refactoring the scheduler this sprint (ticket OPS-1142); PR should be up by Friday.",
+                true,
+            ),
             // Steps to take, in the imperative, are a procedure: only a
             // title reads as a commit's subject.
             (
