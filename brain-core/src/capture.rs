@@ -540,7 +540,7 @@ fn edited_rules(
     known_spans: &std::collections::HashMap<&str, &MemoryId>,
 ) -> std::collections::HashMap<usize, MemoryId> {
     use crate::model::EvidenceKind;
-    use std::collections::{BTreeMap, HashMap, HashSet};
+    use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
     let current: HashSet<&str> = drafts.iter().filter_map(|d| d.span.as_deref()).collect();
     let mut new: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, d) in drafts.iter().enumerate() {
@@ -561,13 +561,17 @@ fn edited_rules(
                 .filter(move |e| e.kind == kind)
                 .map(|e| e.value.as_str())
         };
-        let sections: std::collections::BTreeSet<&str> = of(EvidenceKind::Section).collect();
-        let sections: Vec<&str> = sections.into_iter().collect();
-        if !in_force || sections.len() != 1 || !new.contains_key(sections[0]) {
+        // A memory merged from rules of several sections belongs to none.
+        let sections: BTreeSet<&str> = of(EvidenceKind::Section).collect();
+        let mut sections = sections.into_iter();
+        let (Some(section), None) = (sections.next(), sections.next()) else {
             continue;
-        }
-        if of(EvidenceKind::Span).all(|s| !current.contains(s)) {
-            gone.entry(sections[0]).or_default().push(&m.id);
+        };
+        if in_force
+            && new.contains_key(section)
+            && of(EvidenceKind::Span).all(|s| !current.contains(s))
+        {
+            gone.entry(section).or_default().push(&m.id);
         }
     }
     let mut out = HashMap::new();
