@@ -403,44 +403,57 @@ pub fn rank<'a>(
             let mut trigger_groups = 0usize;
             let mut on_topic = false;
             let mut matched: Vec<String> = Vec::new();
-            // Each group's best match; a group that says a word another way
-            // (a synonym of several words) stands in for the word's own
-            // group when it matches better, never beside it.
-            let mut found: Vec<(f64, f64, Option<usize>, &GroupTerms)> =
-                Vec::with_capacity(groups.len());
-            for group in &groups {
-                let per_term = group.terms.iter().map(|&(i, w)| {
+            // A group's best match (evidence, BM25 share, the term), without
+            // allocating: this runs for every memory of the pool.
+            let best_of = |group: &GroupTerms| -> (f64, f64, Option<usize>) {
+                let of = |i: usize, w: f64| {
                     (
-                        i,
                         w * idf[i] / idf_max * sat(i),
                         w * idf[i] * (K1 + 1.0) * sat(i),
                     )
-                });
-                let (best, best_bm25, hit) = match group.kind {
-                    GroupKind::Any => per_term.fold((0.0f64, 0.0f64, None), |acc, (i, e, b)| {
-                        if e > acc.0 { (e, b, Some(i)) } else { acc }
-                    }),
+                };
+                match group.kind {
+                    GroupKind::Any => {
+                        group
+                            .terms
+                            .iter()
+                            .fold((0.0f64, 0.0f64, None), |acc, &(i, w)| {
+                                let (e, b) = of(i, w);
+                                if e > acc.0 { (e, b, Some(i)) } else { acc }
+                            })
+                    }
                     GroupKind::All => {
-                        let all: Vec<(usize, f64, f64)> = per_term.collect();
-                        if all.iter().all(|(_, e, _)| *e > 0.0) {
-                            let e = all.iter().map(|(_, e, _)| *e).fold(f64::MAX, f64::min);
-                            let b = all.iter().map(|(_, _, b)| *b).fold(f64::MAX, f64::min);
-                            (e, b, all.first().map(|(i, _, _)| *i))
+                        let mut out = (f64::MAX, f64::MAX, None);
+                        for &(i, w) in &group.terms {
+                            let (e, b) = of(i, w);
+                            if e <= 0.0 {
+                                return (0.0, 0.0, None);
+                            }
+                            out = (out.0.min(e), out.1.min(b), out.2.or(Some(i)));
+                        }
+                        if out.2.is_some() {
+                            out
                         } else {
                             (0.0, 0.0, None)
                         }
                     }
-                };
-                match found.last_mut() {
-                    Some(word) if group.alternative => {
-                        if best > word.0 {
-                            (word.0, word.1, word.2) = (best, best_bm25, hit);
-                        }
-                    }
-                    _ => found.push((best, best_bm25, hit, group)),
                 }
-            }
-            for (best, best_bm25, hit, group) in found {
+            };
+            // A group that says a word another way (a synonym of several
+            // words) follows the word's own group and stands in for it when
+            // it matches better, never beside it.
+            let mut next = 0;
+            while next < groups.len() {
+                let group = &groups[next];
+                let (mut best, mut best_bm25, mut hit) = best_of(group);
+                next += 1;
+                while next < groups.len() && groups[next].alternative {
+                    let other = best_of(&groups[next]);
+                    if other.0 > best {
+                        (best, best_bm25, hit) = other;
+                    }
+                    next += 1;
+                }
                 if best > 0.0 {
                     let topic = hit.is_some_and(|i| m.on_topic(term_names[i]));
                     if group.trigger || group.concept && topic {
