@@ -753,6 +753,13 @@ impl Render for brain_core::capture::RuleImportReport {
                     r.line, r.reason, r.excerpt
                 )?;
             }
+            for g in &f.gone {
+                writeln!(
+                    w,
+                    "  gone from the file: {} ({}): its rule was dropped or moved",
+                    g.id, g.title
+                )?;
+            }
             written += f.written.len();
             unchanged += f.unchanged.len();
             rejected += f.rejected.len();

@@ -583,6 +583,55 @@ fn edited_rules(
     out
 }
 
+/// The memories in force made from rules of `path` alone, none of whose
+/// rules the file's drafts hold any more, and that no edited rule replaces
+/// (see [`edited_rules`]), in id order.
+fn gone_rules(catalog: &crate::store::Catalog, path: &str, drafts: &[Extracted]) -> Vec<GoneRule> {
+    use crate::model::EvidenceKind;
+    let stored: Vec<&Memory> = catalog.memories.iter().map(|l| &l.record).collect();
+    let known: std::collections::HashMap<&str, &MemoryId> = stored
+        .iter()
+        .flat_map(|m| {
+            m.provenance
+                .evidence
+                .iter()
+                .filter(|e| e.kind == EvidenceKind::Span)
+                .map(|e| (e.value.as_str(), &m.id))
+        })
+        .collect();
+    let replaced: std::collections::HashSet<MemoryId> = edited_rules(drafts, &stored, &known)
+        .into_values()
+        .collect();
+    let current: std::collections::HashSet<&str> =
+        drafts.iter().filter_map(|d| d.span.as_deref()).collect();
+    let prefix = format!("{path}#");
+    let mut out: Vec<GoneRule> = stored
+        .iter()
+        .filter(|m| {
+            let spans: Vec<&str> = m
+                .provenance
+                .evidence
+                .iter()
+                .filter(|e| e.kind == EvidenceKind::Span)
+                .map(|e| e.value.as_str())
+                .collect();
+            matches!(m.status, Status::Active | Status::Candidate)
+                && m.lineage.superseded_by.is_none()
+                && !spans.is_empty()
+                && spans
+                    .iter()
+                    .all(|s| s.starts_with(&prefix) && !current.contains(s))
+                && !replaced.contains(&m.id)
+        })
+        .map(|m| GoneRule {
+            id: m.id.clone(),
+            title: m.title.clone(),
+        })
+        .collect();
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    out
+}
+
 /// One draft as `suggest-extract` shows it.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct DraftPreview {
@@ -670,6 +719,19 @@ pub struct RuleFileReport {
     pub unchanged: Vec<MemoryId>,
     /// Sections not imported, with reasons.
     pub rejected: Vec<Rejected>,
+    /// Memories in force made from rules of this file that the file no
+    /// longer holds (and no edited rule replaces): the rule was dropped,
+    /// so the memory may be archived.
+    pub gone: Vec<GoneRule>,
+}
+
+/// A memory whose rule is no longer in its rule file.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct GoneRule {
+    /// The memory.
+    pub id: MemoryId,
+    /// Its title.
+    pub title: String,
 }
 
 /// `brain import FILE..`.
@@ -760,9 +822,13 @@ impl Brain {
         let tree = crate::store::git::tracked_paths(self.store().layout().root())
             .ok()
             .flatten();
+        // What was stored before this run: a memory this run writes is no
+        // rule gone from its file.
+        let before = self.store().load();
         for (input, file) in inputs.iter().zip(parsed) {
             let (drafts, rejected) =
                 crate::extract::rules::drafts(&file, &input.path, tree.as_deref());
+            let gone = gone_rules(&before, &input.path, &drafts);
             let origin = Origin {
                 source: Source::Import,
                 evidence: vec![Evidence {
@@ -787,6 +853,7 @@ impl Brain {
                 written: outcome.written,
                 unchanged: outcome.unchanged,
                 rejected: outcome.rejected,
+                gone,
             });
         }
         Ok(RuleImportReport {

@@ -423,6 +423,8 @@ fn an_edited_rule_replaces_the_memory_of_its_old_wording() {
         2,
         "{json}"
     );
+    // The old wording is replaced, not reported as dropped.
+    assert_eq!(json["files"][0]["gone"], serde_json::json!([]), "{json}");
 
     let new = written[0]["id"].as_str().unwrap().to_owned();
     env.brain_with_env(&[("BRAIN_NOW", later)], ["approve", new.as_str()])
@@ -432,4 +434,49 @@ fn an_edited_rule_replaces_the_memory_of_its_old_wording() {
     // The file as it is now imports as nothing new.
     let (json, _) = env.brain_json_at(later, "import-rules", &["import", "AGENTS.md"]);
     assert!(titles(&json).is_empty(), "{json}");
+}
+
+/// A rule dropped from its file is reported, with the memory it made, so
+/// that a person can retire it; nothing is changed by the import.
+#[test]
+fn a_rule_dropped_from_its_file_is_reported_as_gone() {
+    let env = TestEnv::empty();
+    env.git(&["init", "-q", "-b", "main"]);
+    let rules = [
+        "- Use tabs for indentation in Go files.",
+        "- NEVER commit generated files under dist/.",
+    ];
+    std::fs::write(
+        env.root().join("AGENTS.md"),
+        format!("## Style\n\n{}\n", rules.join("\n")),
+    )
+    .unwrap();
+    env.brain(["init"]).success();
+    env.brain(["import", "AGENTS.md"]).success();
+    env.brain(["approve", "--all"]).success();
+    std::fs::write(
+        env.root().join("AGENTS.md"),
+        format!("## Style\n\n{}\n", rules[0]),
+    )
+    .unwrap();
+    let later = "2026-03-02T10:00:00Z";
+    let (json, _) = env.brain_json_at(later, "import-rules", &["import", "AGENTS.md"]);
+    let gone = json["files"][0]["gone"].as_array().unwrap();
+    assert_eq!(gone.len(), 1, "{json}");
+    assert_eq!(
+        gone[0]["title"], "NEVER commit generated files under dist/",
+        "{json}"
+    );
+    assert!(titles(&json).is_empty(), "{json}");
+    let text = env.brain_with_env(&[("BRAIN_NOW", later)], ["import", "AGENTS.md"]);
+    assert!(
+        text.stdout
+            .contains("gone from the file: never-commit-generated-files"),
+        "{}",
+        text.stdout
+    );
+    // The memory itself is left as it was.
+    let id = gone[0]["id"].as_str().unwrap();
+    let (shown, _) = env.brain_json("show", &["show", id]);
+    assert_eq!(shown["memory"]["status"], "active", "{shown}");
 }
