@@ -161,19 +161,8 @@ impl Brain {
         let reviewer = Reviewer::new(catalog.memories.iter().map(|l| &l.record));
         // Spans of rule files already imported, whatever became of their
         // candidates (merged into another memory, dismissed, superseded).
-        let spans: std::collections::HashMap<&str, &MemoryId> = catalog
-            .memories
-            .iter()
-            .flat_map(|l| {
-                l.record
-                    .provenance
-                    .evidence
-                    .iter()
-                    .filter(|e| e.kind == crate::model::EvidenceKind::Span)
-                    .map(|e| (e.value.as_str(), &l.record.id))
-            })
-            .collect();
         let stored: Vec<&Memory> = catalog.memories.iter().map(|l| &l.record).collect();
+        let spans = span_holders(&stored);
         let edited = edited_rules(&batch.drafts, &stored, &spans);
         let direct = !origin.candidates_only
             && self.store().config().settings().capture_mode == CaptureMode::Direct;
@@ -583,22 +572,27 @@ fn edited_rules(
     out
 }
 
+/// Which memory holds each span of an imported rule file.
+fn span_holders<'m>(stored: &[&'m Memory]) -> std::collections::HashMap<&'m str, &'m MemoryId> {
+    stored
+        .iter()
+        .flat_map(|m| {
+            m.provenance
+                .evidence
+                .iter()
+                .filter(|e| e.kind == crate::model::EvidenceKind::Span)
+                .map(|e| (e.value.as_str(), &m.id))
+        })
+        .collect()
+}
+
 /// The memories in force made from rules of `path` alone, none of whose
 /// rules the file's drafts hold any more, and that no edited rule replaces
 /// (see [`edited_rules`]), in id order.
 fn gone_rules(catalog: &crate::store::Catalog, path: &str, drafts: &[Extracted]) -> Vec<GoneRule> {
     use crate::model::EvidenceKind;
     let stored: Vec<&Memory> = catalog.memories.iter().map(|l| &l.record).collect();
-    let known: std::collections::HashMap<&str, &MemoryId> = stored
-        .iter()
-        .flat_map(|m| {
-            m.provenance
-                .evidence
-                .iter()
-                .filter(|e| e.kind == EvidenceKind::Span)
-                .map(|e| (e.value.as_str(), &m.id))
-        })
-        .collect();
+    let known = span_holders(&stored);
     let replaced: std::collections::HashSet<MemoryId> = edited_rules(drafts, &stored, &known)
         .into_values()
         .collect();
@@ -720,8 +714,8 @@ pub struct RuleFileReport {
     /// Sections not imported, with reasons.
     pub rejected: Vec<Rejected>,
     /// Memories in force made from rules of this file that the file no
-    /// longer holds (and no edited rule replaces): the rule was dropped,
-    /// so the memory may be archived.
+    /// longer holds (and no edited rule replaces): the rule was dropped or
+    /// moved, so a person may retire the memory.
     pub gone: Vec<GoneRule>,
 }
 
@@ -960,16 +954,7 @@ mod tests {
                 .map(|(span, section)| stored(&format!("m-{span}"), span, section, Status::Active))
                 .collect();
             let refs: Vec<&Memory> = memories.iter().collect();
-            let known: std::collections::HashMap<&str, &MemoryId> = memories
-                .iter()
-                .flat_map(|m| {
-                    m.provenance
-                        .evidence
-                        .iter()
-                        .filter(|e| e.kind == EvidenceKind::Span)
-                        .map(move |e| (e.value.as_str(), &m.id))
-                })
-                .collect();
+            let known = span_holders(&refs);
             let drafts: Vec<Extracted> = after.iter().map(|(s, sec)| draft(s, sec)).collect();
             let got = edited_rules(&drafts, &refs, &known);
             let mut got: Vec<(usize, String)> =
