@@ -788,6 +788,8 @@ fn title_source(prose: &str) -> Option<String> {
                 let items: Vec<&str> = rest
                     .iter()
                     .map_while(|l| super::markdown::list_marker(l).map(|m| m.content))
+                    // An item's own closing comma or semicolon is the join's.
+                    .map(|c| c.trim_end_matches([',', ';']))
                     .filter(|c| !c.is_empty())
                     .take(4)
                     .collect();
@@ -932,6 +934,9 @@ fn closing_paren(text: &str) -> Option<usize> {
     None
 }
 
+/// How far past its limit a title may run to keep a code span whole.
+const SPAN_SLACK: usize = 30;
+
 /// `text` ended before the last phrase boundary within `max` characters,
 /// outside code spans and parentheses; at a word when it has none.
 pub fn cut_at_phrase(text: &str, max: usize) -> String {
@@ -968,10 +973,20 @@ pub fn cut_at_phrase(text: &str, max: usize) -> String {
             return text[..at].trim_end_matches([',', ';', ':', ' ']).to_owned();
         }
     }
+    // A code span the limit falls in is kept whole when it closes soon
+    // after ("… an example command is `maestro test .maestro/a/b.yaml`");
+    // otherwise the cut is at the last space outside code.
+    if text[..limit].matches('`').count() % 2 == 1
+        && let Some(close) = text[limit..].find('`').map(|i| limit + i)
+        && text[..=close].chars().count() <= max + SPAN_SLACK
+    {
+        return text[..=close].to_owned();
+    }
     let cut = text[..limit]
-        .rfind(' ')
-        .filter(|&i| i >= min && outside[i])
-        .unwrap_or(limit);
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| c == ' ' && i >= min && outside[i])
+        .map_or(limit, |(i, _)| i);
     // A phrase does not end on "before", "the" or "and".
     let mut head = text[..cut].trim_end_matches([',', ';', ':', ' ']);
     while let Some((rest, last)) = head.rsplit_once(' ') {
@@ -1133,6 +1148,15 @@ mod tests {
                 "Parser (`src/parser/`): converts SQL text into a parse tree of statements, expressions and table references",
                 "Parser (`src/parser/`): converts SQL text into a parse tree of statements",
             ),
+            // A code span the limit falls in is kept whole, or left out.
+            (
+                "to run an individual test, an example command is `maestro test .maestro/autofill/1_autofill_shown_in_overflow.yaml`",
+                "to run an individual test, an example command is `maestro test .maestro/autofill/1_autofill_shown_in_overflow.yaml`",
+            ),
+            (
+                "To run one test in isolation, call the runner with the command `maestro test --include-tags=autofill,smoke --exclude-tags=flaky --device emulator-5554 .maestro/`",
+                "To run one test in isolation, call the runner",
+            ),
             // A bold label the sentence runs on from stays in the sentence.
             (
                 "**Adding new RPC methods** requires a handler in `src/core/controller/`",
@@ -1144,6 +1168,18 @@ mod tests {
             assert_eq!(t, *want, "{text}");
             assert!(t.chars().count() <= MAX_RULE_TITLE + 30);
         }
+    }
+
+    #[test]
+    fn list_items_ending_in_commas_join_once_in_a_title() {
+        let text = "## Reviewing a diff\n\nFlag any added comment that:\n- restates the code on the next line,\n- refers to a previous state,\n- fails the litmus test.\n\nPrefer deleting a comment over rewording it.\n";
+        let t = titles(text, "AGENTS.md");
+        assert!(
+            t.iter().any(|t| t.starts_with(
+                "Flag any added comment that: restates the code on the next line, refers to"
+            )),
+            "{t:?}"
+        );
     }
 
     #[test]
