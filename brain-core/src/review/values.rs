@@ -44,7 +44,7 @@ impl Amount {
     /// Whether two amounts can be compared: the same dimension, or a plain
     /// number against a number of any dimension or a version.
     fn comparable(&self, other: &Amount) -> bool {
-        match (&self.minutes_against(other), &other.minutes_against(self)) {
+        match (&*self.minutes_against(other), &*other.minutes_against(self)) {
             (Amount::Number { dim: a, .. }, Amount::Number { dim: b, .. }) => {
                 a == b || ((a.is_empty() || b.is_empty()) && *a != "clock" && *b != "clock")
             }
@@ -59,21 +59,21 @@ impl Amount {
 
     /// A configuration's terse "10m" read as minutes where the other amount
     /// is a duration ("10m" against "1h"): a size is never written so.
-    fn minutes_against(&self, other: &Amount) -> Amount {
+    fn minutes_against(&self, other: &Amount) -> std::borrow::Cow<'_, Amount> {
         match (self, other) {
             (Amount::Number { value, dim: "m" }, Amount::Number { dim: "s", .. }) => {
-                Amount::Number {
+                std::borrow::Cow::Owned(Amount::Number {
                     value: value * 60.0,
                     dim: "s",
-                }
+                })
             }
-            _ => self.clone(),
+            _ => std::borrow::Cow::Borrowed(self),
         }
     }
 
     /// Whether two comparable amounts are the same.
     fn same(&self, other: &Amount) -> bool {
-        match (&self.minutes_against(other), &other.minutes_against(self)) {
+        match (&*self.minutes_against(other), &*other.minutes_against(self)) {
             (Amount::Number { value: a, .. }, Amount::Number { value: b, .. }) => {
                 (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
             }
