@@ -38,6 +38,9 @@ pub(super) enum Amount {
     /// ("compatibility is `BACKWARD`", "isolation set to `READ_COMMITTED`"),
     /// or after "as" in a clause that binds or names ("bound as `CACHE`").
     Name(String),
+    /// The tag of a container image (`python:3.12-slim`, `node:20-alpine`):
+    /// what an image reference pins, like a version.
+    Tag(String),
 }
 
 impl Amount {
@@ -50,7 +53,8 @@ impl Amount {
             }
             (Amount::Version(_), Amount::Version(_))
             | (Amount::Bool(_), Amount::Bool(_))
-            | (Amount::Name(_), Amount::Name(_)) => true,
+            | (Amount::Name(_), Amount::Name(_))
+            | (Amount::Tag(_), Amount::Tag(_)) => true,
             (Amount::Version(_), Amount::Number { dim, .. })
             | (Amount::Number { dim, .. }, Amount::Version(_)) => dim.is_empty(),
             _ => false,
@@ -79,7 +83,9 @@ impl Amount {
             }
             (Amount::Version(a), Amount::Version(b)) => a == b,
             (Amount::Bool(a), Amount::Bool(b)) => a == b,
-            (Amount::Name(a), Amount::Name(b)) => a.eq_ignore_ascii_case(b),
+            (Amount::Name(a), Amount::Name(b)) | (Amount::Tag(a), Amount::Tag(b)) => {
+                a.eq_ignore_ascii_case(b)
+            }
             _ => false,
         }
     }
@@ -510,7 +516,11 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         };
         let mut used = 0;
         let mut found: Option<(Amount, String, Option<String>, bool)> = None;
-        if let Some((name, value)) = core.rsplit_once('=') {
+        if let Some((image, tag)) = image_reference(core) {
+            // `node:20-alpine`: the tag of the image named.
+            before.push((text::root(image), image.to_owned()));
+            found = Some((Amount::Tag(tag.to_owned()), core.to_owned(), None, true));
+        } else if let Some((name, value)) = core.rsplit_once('=') {
             // `key=value`: the value of `key`.
             let name = name.trim_start_matches('-');
             if let Some(amount) = assigned(value) {
@@ -591,6 +601,36 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         i += 1;
     }
     out
+}
+
+/// A container image reference with a version tag, as its image's last
+/// name (`gcr.io/distroless/static:nonroot` has no version tag;
+/// `python:3.12-slim` is `python` tagged `3.12-slim`). Host and port
+/// (`localhost:5432`, `db.internal:5432`, `api:8080`), a file and line (`main.rs:42`)
+/// and a time of day are not images.
+fn image_reference(core: &str) -> Option<(&str, &str)> {
+    if core.contains("://") {
+        return None;
+    }
+    let (path, tag) = core.rsplit_once(':')?;
+    let name = path.rsplit('/').next()?;
+    let is_name = name.len() >= 2
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+        && name != "localhost";
+    // A bare number is a tag only when short (`postgres:16`): a port has
+    // four or five digits.
+    let is_tag = tag.starts_with(|c: char| c.is_ascii_digit())
+        && (tag.len() <= 3
+            || tag
+                .chars()
+                .any(|c| c == '.' || c == '-' || c.is_ascii_alphabetic()))
+        && tag
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+    (is_name && is_tag).then_some((name, tag))
 }
 
 /// Whether the clause that `before` ends gives something a name ("binds
@@ -774,7 +814,7 @@ pub(super) fn frame_tokens(title: &str) -> Vec<String> {
                 Amount::Number { dim, .. } => dim,
                 Amount::Version(_) => "",
                 Amount::Bool(_) => "bool",
-                Amount::Name(_) => "name",
+                Amount::Name(_) | Amount::Tag(_) => "name",
             };
             if unitless {
                 if let Some((_, d)) = word(1).and_then(unit) {
@@ -1153,6 +1193,30 @@ mod tests {
             Values::of(title, body, text::roots(&format!("{title}\n{body}")))
         };
         let cases = [
+            // An image's tag is what its reference pins.
+            (
+                v(
+                    "Docker: Node base image",
+                    "`services/node-*` runtime stages use `node:22-bookworm-slim`.",
+                ),
+                v(
+                    "Node services build FROM node:20-alpine",
+                    "services/node-* use node:20-alpine for the runtime stage.",
+                ),
+                Some("node:20-alpine → node:22-bookworm-slim"),
+            ),
+            // Another image, or a host and port, is no pin of the same thing.
+            (
+                v(
+                    "Python workers",
+                    "Workers run on python:3.12-slim against localhost:5433.",
+                ),
+                v(
+                    "Node services build FROM node:20-alpine",
+                    "Tests reach the database at localhost:5432.",
+                ),
+                None,
+            ),
             // Two settings named apart share a word, not a value.
             (
                 v(
