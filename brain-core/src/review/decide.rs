@@ -629,8 +629,9 @@ pub(super) struct Scored {
     /// on latency-sensitive services"): never folded into it.
     pub(super) set_apart: bool,
     /// The tool the candidate's title names in place of the one the
-    /// target's title names (see [`tools_switch`]): new, old.
-    pub(super) switches_tool: Option<(&'static str, &'static str)>,
+    /// target's title names (see [`tools_switch`]): new, old, and whether
+    /// the titles differ in nothing else.
+    pub(super) switches_tool: Option<(&'static str, &'static str, bool)>,
     /// Each names an address of one scheme the other does not
     /// (`s3://acme-raw-events-prod` against `s3://acme-events-raw-prod-eu`):
     /// two values of one setting, never a repeat.
@@ -1335,162 +1336,209 @@ fn names_apart(
 
 /// Tools of one kind: two titles naming different members of one family
 /// ("pnpm store cache …" and "Cargo cache key …") are about two things,
-/// however many words their texts share.
-const FAMILIES: &[&[&str]] = &[
-    &[
-        "npm",
-        "pnpm",
-        "yarn",
-        "bun",
-        "cargo",
-        "pip",
-        "uv",
-        "poetry",
-        "pipenv",
-        "conda",
-        "maven",
-        "gradle",
-        "sbt",
-        "bundler",
-        "composer",
-        "nuget",
-        "cocoapods",
-        "gem",
-        "go",
-    ],
-    &[
-        "postgres",
-        "postgresql",
-        "mysql",
-        "mariadb",
-        "sqlite",
-        "mongodb",
-        "redis",
-        "cassandra",
-        "dynamodb",
-        "elasticsearch",
-        "opensearch",
-        "clickhouse",
-        "snowflake",
-        "bigquery",
-    ],
-    &[
-        "jest",
-        "vitest",
-        "mocha",
-        "pytest",
-        "unittest",
-        "junit",
-        "testng",
-        "rspec",
-        "minitest",
-        "playwright",
-        "cypress",
-        "selenium",
-    ],
-    &[
-        "eslint",
-        "prettier",
-        "biome",
-        "ruff",
-        "black",
-        "flake8",
-        "pylint",
-        "mypy",
-        "clippy",
-        "rustfmt",
-        "fmt",
-        "gofmt",
-        "golangci",
-        "rubocop",
-        "ktlint",
-        "detekt",
-        "checkstyle",
-        "spotless",
-    ],
-    &[
-        "kafka", "rabbitmq", "sqs", "sns", "nats", "pubsub", "kinesis", "celery", "sidekiq",
-    ],
-    &[
-        "aws",
-        "gcp",
-        "azure",
-        "heroku",
-        "vercel",
-        "netlify",
-        "fly",
-        "cloudflare",
-    ],
-    &[
-        "react", "vue", "svelte", "angular", "solid", "preact", "nextjs", "nuxt", "remix", "astro",
-    ],
-    &[
-        "webpack",
-        "vite",
-        "rollup",
-        "esbuild",
-        "parcel",
-        "turbopack",
-        "swc",
-        "babel",
-    ],
-    &[
-        "docker",
-        "podman",
-        "kubernetes",
-        "k8s",
-        "helm",
-        "terraform",
-        "pulumi",
-        "ansible",
-    ],
-    &[
-        "ios", "android", "macos", "windows", "linux", "web", "desktop",
-    ],
-    &[
-        "logrus",
-        "zap",
-        "zerolog",
-        "slog",
-        "log4j",
-        "logback",
-        "slf4j",
-        "winston",
-        "pino",
-        "bunyan",
-        "loguru",
-        "structlog",
-        "serilog",
-        "nlog",
-    ],
-    &[
-        "mlflow",
-        "wandb",
-        "neptune",
-        "comet",
-        "tensorboard",
-        "clearml",
-    ],
-    &["h2", "hsqldb", "derby", "testcontainers"],
-    &[
-        "github",
-        "gitlab",
-        "jenkins",
-        "circleci",
-        "travis",
-        "buildkite",
-        "teamcity",
-        "drone",
-    ],
-    &[
-        "sentry",
-        "datadog",
-        "newrelic",
-        "honeycomb",
-        "prometheus",
-        "grafana",
-        "opentelemetry",
-    ],
+/// however many words their texts share. The flag says a project uses one
+/// member for one job (a test runner for its unit tests, a logger, a
+/// bundler), where databases, linters and formatters, queues, platforms and
+/// monitors serve side by side (`cargo fmt` and `cargo clippy` before a
+/// push).
+const FAMILIES: &[(&[&str], bool)] = &[
+    (
+        &[
+            "npm",
+            "pnpm",
+            "yarn",
+            "bun",
+            "cargo",
+            "pip",
+            "uv",
+            "poetry",
+            "pipenv",
+            "conda",
+            "maven",
+            "gradle",
+            "sbt",
+            "bundler",
+            "composer",
+            "nuget",
+            "cocoapods",
+            "gem",
+            "go",
+        ],
+        true,
+    ),
+    (
+        &[
+            "postgres",
+            "postgresql",
+            "mysql",
+            "mariadb",
+            "sqlite",
+            "mongodb",
+            "redis",
+            "cassandra",
+            "dynamodb",
+            "elasticsearch",
+            "opensearch",
+            "clickhouse",
+            "snowflake",
+            "bigquery",
+        ],
+        false,
+    ),
+    (
+        &[
+            "jest",
+            "vitest",
+            "mocha",
+            "pytest",
+            "unittest",
+            "junit",
+            "testng",
+            "rspec",
+            "minitest",
+            "playwright",
+            "cypress",
+            "selenium",
+        ],
+        true,
+    ),
+    (
+        &[
+            "eslint",
+            "prettier",
+            "biome",
+            "ruff",
+            "black",
+            "flake8",
+            "pylint",
+            "mypy",
+            "clippy",
+            "rustfmt",
+            "fmt",
+            "gofmt",
+            "golangci",
+            "rubocop",
+            "ktlint",
+            "detekt",
+            "checkstyle",
+            "spotless",
+        ],
+        false,
+    ),
+    (
+        &[
+            "kafka", "rabbitmq", "sqs", "sns", "nats", "pubsub", "kinesis", "celery", "sidekiq",
+        ],
+        false,
+    ),
+    (
+        &[
+            "aws",
+            "gcp",
+            "azure",
+            "heroku",
+            "vercel",
+            "netlify",
+            "fly",
+            "cloudflare",
+        ],
+        true,
+    ),
+    (
+        &[
+            "react", "vue", "svelte", "angular", "solid", "preact", "nextjs", "nuxt", "remix",
+            "astro",
+        ],
+        true,
+    ),
+    (
+        &[
+            "webpack",
+            "vite",
+            "rollup",
+            "esbuild",
+            "parcel",
+            "turbopack",
+            "swc",
+            "babel",
+        ],
+        true,
+    ),
+    (
+        &[
+            "docker",
+            "podman",
+            "kubernetes",
+            "k8s",
+            "helm",
+            "terraform",
+            "pulumi",
+            "ansible",
+        ],
+        false,
+    ),
+    (
+        &[
+            "ios", "android", "macos", "windows", "linux", "web", "desktop",
+        ],
+        false,
+    ),
+    (
+        &[
+            "logrus",
+            "zap",
+            "zerolog",
+            "slog",
+            "log4j",
+            "logback",
+            "slf4j",
+            "winston",
+            "pino",
+            "bunyan",
+            "loguru",
+            "structlog",
+            "serilog",
+            "nlog",
+        ],
+        true,
+    ),
+    (
+        &[
+            "mlflow",
+            "wandb",
+            "neptune",
+            "comet",
+            "tensorboard",
+            "clearml",
+        ],
+        true,
+    ),
+    (&["h2", "hsqldb", "derby", "testcontainers"], false),
+    (
+        &[
+            "github",
+            "gitlab",
+            "jenkins",
+            "circleci",
+            "travis",
+            "buildkite",
+            "teamcity",
+            "drone",
+        ],
+        true,
+    ),
+    (
+        &[
+            "sentry",
+            "datadog",
+            "newrelic",
+            "honeycomb",
+            "prometheus",
+            "grafana",
+            "opentelemetry",
+        ],
+        false,
+    ),
 ];
 
 /// [`family_apart`] and [`tools_switch`] of two memories.
@@ -1499,7 +1547,7 @@ fn tools_of(
     features: &Features,
     target: &Memory,
     target_features: &Features,
-) -> (bool, Option<(&'static str, &'static str)>) {
+) -> (bool, Option<(&'static str, &'static str, bool)>) {
     let (c, t) = (candidate.title.as_str(), target.title.as_str());
     let (cr, tr) = (&features.roots, &target_features.roots);
     (family_apart(c, t, cr, tr), tools_switch(c, t, cr, tr))
@@ -1521,23 +1569,38 @@ fn knows(roots: &BTreeSet<String>, w: &str) -> bool {
 /// Whether the candidate's title names a tool the target never mentions,
 /// of the family of one the target's title names and the candidate mentions
 /// too ("Logging goes through log/slog's JSON handler … depguard flags any
-/// logrus import" against "Log with logrus using the JSON formatter"): a
-/// switch from one to the other, never the same knowledge retold.
+/// logrus import" against "Log with logrus using the JSON formatter"), or
+/// in a title that says what the target's says of the same thing, word
+/// for word but for the tool ("Unit tests run with Vitest" against "Unit
+/// tests run with Jest"): a switch from one to the other, never the same
+/// knowledge retold. The flag says the titles differ only in the tool.
 fn tools_switch(
     candidate_title: &str,
     target_title: &str,
     candidate_roots: &BTreeSet<String>,
     target_roots: &BTreeSet<String>,
-) -> Option<(&'static str, &'static str)> {
+) -> Option<(&'static str, &'static str, bool)> {
     let (c, t) = (title_words(candidate_title), title_words(target_title));
-    FAMILIES.iter().find_map(|family| {
+    let (c_roots, t_roots) = (text::roots(candidate_title), text::roots(target_title));
+    FAMILIES.iter().find_map(|&(family, one_job)| {
         let new = family
             .iter()
             .find(|m| c.contains(**m) && !knows(target_roots, m))?;
+        let swap = |old: &str| {
+            let rest = |roots: &BTreeSet<String>, tool: &str| -> BTreeSet<String> {
+                roots
+                    .iter()
+                    .filter(|r| **r != text::root(tool) && **r != tool)
+                    .cloned()
+                    .collect()
+            };
+            let (own, theirs) = (rest(&c_roots, new), rest(&t_roots, old));
+            one_job && own.len() >= 2 && own == theirs && !knows(candidate_roots, old)
+        };
         let old = family
             .iter()
-            .find(|m| *m != new && t.contains(**m) && knows(candidate_roots, m))?;
-        Some((*new, *old))
+            .find(|m| *m != new && t.contains(**m) && (knows(candidate_roots, m) || swap(m)))?;
+        Some((*new, *old, swap(old)))
     })
 }
 
@@ -1552,7 +1615,7 @@ fn family_apart(
     target_roots: &BTreeSet<String>,
 ) -> bool {
     let (c, t) = (title_words(candidate_title), title_words(target_title));
-    let in_family = FAMILIES.iter().any(|family| {
+    let in_family = FAMILIES.iter().any(|(family, _)| {
         let own = |title: &BTreeSet<String>, other: &BTreeSet<String>| {
             family
                 .iter()
@@ -5585,6 +5648,66 @@ mod tests {
              at a terminal.",
         );
         assert_eq!(out.decision, crate::review::Decision::Accept, "{out:#?}");
+    }
+
+    #[test]
+    fn a_title_that_swaps_only_the_tool_of_one_job_replaces_the_old_one() {
+        use MemoryType::{Convention, Decision};
+        // (stored type, stored title, stored summary, candidate title,
+        // candidate summary, supersedes the first memory)
+        let cases = [
+            // A test runner does one job: the same title with another is a
+            // switch, wherever its configuration lives and whichever of
+            // decision and convention each is.
+            (
+                Decision,
+                "Unit tests run with Jest",
+                "Unit tests run with Jest via pnpm test; configuration is in jest.config.ts.",
+                "Unit tests run with Vitest",
+                "Run unit tests with pnpm vitest; config lives in vitest.config.ts.",
+                true,
+            ),
+            // A formatter and a linter serve side by side.
+            (
+                Convention,
+                "Run cargo fmt before pushing",
+                "CI runs cargo fmt --check and fails on any diff.",
+                "Run cargo clippy before pushing",
+                "CI runs cargo clippy --all-targets -- -D warnings and fails on any lint.",
+                false,
+            ),
+            // Another job for the other runner: more than the tool differs.
+            (
+                Decision,
+                "Unit tests run with Jest",
+                "Unit tests run with Jest via pnpm test; configuration is in jest.config.ts.",
+                "Browser tests run with Playwright",
+                "End-to-end specs under e2e/ run with npx playwright test.",
+                false,
+            ),
+        ];
+        for (kind, title, summary, new_title, new_summary, replaces) in cases {
+            let stored = [
+                memory("old-0001", kind, title, summary, &["jest.config.ts"]),
+                memory(
+                    "other-0002",
+                    Convention,
+                    "Test files next to source",
+                    "Unit tests sit next to the file under test as *.spec.ts.",
+                    &["src/**"],
+                ),
+            ];
+            let out = review_new(
+                &stored,
+                Convention,
+                new_title,
+                new_summary,
+                &["vitest.config.ts"],
+            );
+            let superseded =
+                verdict_of(&out) == (crate::review::Decision::Supersede, Some("old-0001"));
+            assert_eq!(superseded, replaces, "{new_title}: {out:#?}");
+        }
     }
 
     #[test]
