@@ -1071,7 +1071,13 @@ pub(super) fn evidence(
         scope,
     } = closeness;
     let target_words = text::tokens(&target_features.text);
-    let adds_information = adds_information(candidate, target, &target_words, detail);
+    let adds_information = adds_information(
+        candidate,
+        target,
+        &target_words,
+        &target_features.roots,
+        detail,
+    );
     let Replacement {
         phrases: replacement_wording,
         restates_title,
@@ -1645,16 +1651,23 @@ fn family_apart(
     in_family || (proper(candidate_title, target_roots) && proper(target_title, candidate_roots))
 }
 
-/// Whether the candidate adds to the target: two or more new summary words,
+/// Whether the candidate adds to the target: two or more new summary words
+/// (not another form of one the target uses: "starts" for "started"),
 /// tags, paths or modules the target lacks, or a detail of its own.
 fn adds_information(
     candidate: &Memory,
     target: &Memory,
     target_words: &BTreeSet<String>,
+    target_roots: &BTreeSet<String>,
     detail: f64,
 ) -> bool {
     let new_words = text::tokens(&candidate.summary)
         .difference(target_words)
+        .filter(|w| {
+            w.chars().count() >= 3
+                && !text::is_stopword(w)
+                && !text::has_root(target_roots, &text::root(w))
+        })
         .count();
     new_words >= 2
         || candidate.tags.iter().any(|t| !target.tags.contains(t))
@@ -5648,6 +5661,63 @@ mod tests {
              at a terminal.",
         );
         assert_eq!(out.decision, crate::review::Decision::Accept, "{out:#?}");
+    }
+
+    #[test]
+    fn other_forms_of_the_same_words_add_nothing() {
+        use MemoryType::Gotcha;
+        let stored = [
+            memory(
+                "sandbox-0001",
+                Gotcha,
+                "Processes spawned in async tests need Sandbox.allow",
+                "With async DataCase tests, a GenServer or Task started by the test cannot \
+                 use the test's DB connection unless you call Sandbox.allow(Repo, self(), pid); \
+                 otherwise it raises DBConnection.OwnershipError.",
+                &["test/**"],
+            ),
+            memory(
+                "factories-0002",
+                Gotcha,
+                "Factories live in test/support/factory.ex",
+                "Use ExMachina factories; do not insert fixtures with Repo.insert! in tests.",
+                &["test/support/**"],
+            ),
+        ];
+        let review = |summary: &str| {
+            review_new(
+                &stored,
+                Gotcha,
+                "Spawned processes in async tests need Sandbox.allow",
+                summary,
+                &["test/**"],
+            )
+        };
+        // "starts" for "started", "raise" for "raises": the same words.
+        let out = review(
+            "In async DataCase tests a GenServer or Task the test starts can't use the \
+             test's DB connection unless you call Sandbox.allow(Repo, self(), pid), or it \
+             will raise DBConnection.OwnershipError.",
+        );
+        assert_eq!(
+            (out.relation, verdict_of(&out)),
+            (
+                crate::review::Relation::Duplicate,
+                (crate::review::Decision::Merge, Some("sandbox-0001"))
+            ),
+            "{out:#?}"
+        );
+        // Two words it does not use at all: an addition.
+        let out = review(
+            "In async DataCase tests a GenServer or Task the test starts can't use the \
+             test's DB connection unless you call Sandbox.allow(Repo, self(), pid); shared \
+             mode hides the error but serialises the suite.",
+        );
+        assert_eq!(
+            out.relation,
+            crate::review::Relation::AdditiveUpdate,
+            "{out:#?}"
+        );
     }
 
     #[test]

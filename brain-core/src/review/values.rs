@@ -108,6 +108,8 @@ pub(super) struct Value {
     pub(super) named: bool,
     /// It is given as an estimate: "about 400", "~2 s", "roughly 10%".
     pub(super) approximate: bool,
+    /// It is named as dropped: "Drop iOS 15", "remove Python 3.9".
+    pub(super) dropped: bool,
 }
 
 impl Value {
@@ -266,7 +268,7 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
     // against `severity=critical`) is kept beside the new one, unless it
     // writes it as what was ("CACHE was easily confused with …").
     let kept = |p: &Value| {
-        candidate.title.iter().any(|q| q.same(p))
+        candidate.title.iter().any(|q| q.same(p) && !q.dropped)
             || matches!(&p.amount, Amount::Name(n) if candidate
                 .lower
                 .split(|c: char| !c.is_alphanumeric() && c != '_')
@@ -579,6 +581,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         if let Some((amount, written, counted, named)) = found {
             let mut v = value(amount, written, counted, named, &before);
             v.approximate = estimated(&raw, i);
+            v.dropped = dropped(&raw, i);
             out.push(v);
         } else {
             for w in text::code_words(core) {
@@ -672,6 +675,36 @@ fn estimated(raw: &[&str], i: usize) -> bool {
         })
 }
 
+/// Words that name the value after them (or after one more word, its
+/// product: "Drop iOS 15") as one given up.
+const DROPPING: &[&str] = &[
+    "drop",
+    "dropping",
+    "dropped",
+    "remove",
+    "removing",
+    "removed",
+    "retire",
+    "retiring",
+    "retired",
+    "deprecate",
+    "deprecating",
+    "deprecated",
+];
+
+/// Whether the value at `i` is named as given up: "Drop iOS 15", "removed
+/// 3.9 from the matrix".
+fn dropped(raw: &[&str], i: usize) -> bool {
+    (1..=2).any(|back| {
+        i.checked_sub(back).is_some_and(|b| {
+            let w = raw[b]
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            DROPPING.contains(&w.as_str())
+        })
+    })
+}
+
 /// Whether `tokens` open with a label whose value follows in the same clause:
 /// "retention: 7 years", "Editor version: 2022.3.20f1" (the words before the
 /// colon say what the value is about).
@@ -725,6 +758,7 @@ fn value(
         subject,
         named,
         approximate: false,
+        dropped: false,
     }
 }
 
@@ -1193,6 +1227,18 @@ mod tests {
             Values::of(title, body, text::roots(&format!("{title}\n{body}")))
         };
         let cases = [
+            // A value the title names as dropped is not kept beside the new.
+            (
+                v(
+                    "Drop iOS 15 - deployment target is iOS 16",
+                    "Deployment target is now 16.0 for the app and every package.",
+                ),
+                v(
+                    "Minimum deployment target is iOS 15",
+                    "IPHONEOS_DEPLOYMENT_TARGET is 15.0 for the app and all packages.",
+                ),
+                Some("15 → 16"),
+            ),
             // An image's tag is what its reference pins.
             (
                 v(
