@@ -1071,13 +1071,7 @@ pub(super) fn evidence(
         scope,
     } = closeness;
     let target_words = text::tokens(&target_features.text);
-    let adds_information = adds_information(
-        candidate,
-        target,
-        &target_words,
-        &target_features.roots,
-        detail,
-    );
+    let adds_information = adds_information(candidate, target, target_features, detail);
     let Replacement {
         phrases: replacement_wording,
         restates_title,
@@ -1657,16 +1651,15 @@ fn family_apart(
 fn adds_information(
     candidate: &Memory,
     target: &Memory,
-    target_words: &BTreeSet<String>,
-    target_roots: &BTreeSet<String>,
+    target_features: &Features,
     detail: f64,
 ) -> bool {
     let new_words = text::tokens(&candidate.summary)
-        .difference(target_words)
+        .difference(&text::tokens(&target_features.text))
         .filter(|w| {
             w.chars().count() >= 3
                 && !text::is_stopword(w)
-                && !text::has_root(target_roots, &text::root(w))
+                && !text::has_root(&target_features.roots, &text::root(w))
         })
         .count();
     new_words >= 2
