@@ -966,9 +966,14 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
     }) {
         return Some(old.clone());
     }
+    // (A pattern's file name, `app/**/router.py`, names every file it
+    // matches, not one that moved.)
+    let literal = |t: &str| !t.contains(['*', '?', '[', '{']);
     if let Some(old) = target.scope.paths.iter().find(|t| {
-        file_name(t)
-            .is_some_and(|name| !own.contains(*t) && own.iter().any(|o| file_name(o) == Some(name)))
+        literal(t)
+            && file_name(t).is_some_and(|name| {
+                !own.contains(*t) && own.iter().any(|o| file_name(o) == Some(name))
+            })
     }) {
         return Some(old.clone());
     }
@@ -3092,7 +3097,21 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 9] = [
+        let rows: [Row; 10] = [
+            (
+                "a file a pattern of the rule matches, nothing moved",
+                (
+                    "Long-running work goes to the arq queue, not BackgroundTasks",
+                    "BackgroundTasks die with the worker on deploy; anything heavy is enqueued to arq via app/jobs.",
+                    &["app/**/router.py", "app/jobs/**"],
+                ),
+                (
+                    "What counts as heavy for BackgroundTasks vs arq",
+                    "BackgroundTasks is fine for sub-second local work. Anything slower goes through arq: the export endpoint now enqueues jobs.export_csv.",
+                    &["app/exports/router.py"],
+                ),
+                Decision::Merge,
+            ),
             (
                 "the old file turned down by name",
                 (
