@@ -642,7 +642,9 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     // replacement.
     let unsettled =
         put_off || (status.is_some() && !text::find_phrases(&all, UNSETTLED).is_empty());
-    let mut durable = text::find_phrases(&all, DURABLE);
+    // "whitespace-only changes", "a docs-only PR": a kind of change, not a
+    // restriction.
+    let mut durable = text::find_phrases(&all.replace("-only", ""), DURABLE);
     durable.extend(text::find_phrases(&all, CHANGE_STATES));
     // "It passed on a re-run, so it's fine now": the state of the day.
     if !text::find_phrases(&all, DAY_STATES).is_empty() {
@@ -961,6 +963,17 @@ mod tests {
                 "Unit test status",
                 "Ran the unit tests on my branch just now and they pass.",
                 true,
+            ),
+            // "-only" names a kind of change, not a restriction.
+            (
+                "ran mix format on lib/",
+                "Ran mix format over lib/shop and lib/shop_web, whitespace-only changes, no behaviour change.",
+                true,
+            ),
+            (
+                "Formatting of generated code",
+                "Ran mix format over lib/shop; only hand-written modules are formatted, the generated ones are skipped by .formatter.exs.",
+                false,
             ),
             // Chat replies, re-runs, deploys of a version, a discussion that
             // settled nothing, a report whose own verb is "removed".
