@@ -573,7 +573,8 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         } else if let Some(name) = constant(core)
             && i > 0
             && (["is", "to", "now", "="].contains(&raw[i - 1].to_lowercase().as_str())
-                || raw[i - 1].eq_ignore_ascii_case("as") && names_in_clause(&raw[..i - 1]))
+                || raw[i - 1].eq_ignore_ascii_case("as") && names_in_clause(&raw[..i - 1])
+                || resource_name(core) && kind_named(&raw[..i]))
         {
             // "compatibility is now BACKWARD_TRANSITIVE".
             found = Some((Amount::Name(name), core.to_owned(), None, false));
@@ -947,6 +948,21 @@ fn resource_name(word: &str) -> bool {
         && parts.iter().all(|p| !p.is_empty() && !text::is_stopword(p))
 }
 
+/// Whether the words before a resource name say what kind of thing it is,
+/// after "is" or "to": "the backend is s3 bucket `acme-tfstate-prod`",
+/// "migrated to table `orders-v2`".
+fn kind_named(before: &[&str]) -> bool {
+    (1..=2).any(|n| {
+        before.len() > n
+            && ["is", "to"].contains(&before[before.len() - n - 1].to_lowercase().as_str())
+            && before[before.len() - n..].iter().all(|w| {
+                w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                    && !text::is_stopword(w)
+            })
+    })
+}
+
 fn boolean(word: &str) -> Option<Amount> {
     match word.to_lowercase().as_str() {
         "true" => Some(Amount::Bool(true)),
@@ -1238,6 +1254,18 @@ mod tests {
                     "IPHONEOS_DEPLOYMENT_TARGET is 15.0 for the app and all packages.",
                 ),
                 Some("15 → 16"),
+            ),
+            // A resource named after its kind ("is s3 bucket …").
+            (
+                v(
+                    "Staging state migrated to acme-tfstate-staging-v2",
+                    "The staging backend is bucket acme-tfstate-staging-v2 with lock table tf-locks-staging-v2.",
+                ),
+                v(
+                    "Staging state lives in acme-tfstate-staging",
+                    "The staging backend is s3 bucket acme-tfstate-staging with lock table tf-locks-staging.",
+                ),
+                Some("acme-tfstate-staging → acme-tfstate-staging-v2"),
             ),
             // An image's tag is what its reference pins.
             (
