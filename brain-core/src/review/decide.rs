@@ -1404,6 +1404,17 @@ const FAMILIES: &[(&[&str], bool)] = &[
             "playwright",
             "cypress",
             "selenium",
+            "phpunit",
+            "pest",
+            "kotest",
+            "xctest",
+            "exunit",
+            "googletest",
+            "gtest",
+            "catch2",
+            "nunit",
+            "xunit",
+            "mstest",
         ],
         true,
     ),
@@ -1427,6 +1438,20 @@ const FAMILIES: &[(&[&str], bool)] = &[
             "detekt",
             "checkstyle",
             "spotless",
+            "stylelint",
+            "swiftlint",
+            "swiftformat",
+            "shellcheck",
+            "hadolint",
+            "tflint",
+            "credo",
+            "phpstan",
+            "psalm",
+            "isort",
+            "pyright",
+            "markdownlint",
+            "yamllint",
+            "sqlfluff",
         ],
         false,
     ),
@@ -5671,6 +5696,37 @@ mod tests {
             "The CLI logs through zerolog",
             "cmd/tool builds a zerolog.Logger writing colored output to stderr for people \
              at a terminal.",
+        );
+        assert_eq!(out.decision, crate::review::Decision::Accept, "{out:#?}");
+    }
+
+    #[test]
+    fn another_linter_that_also_gates_ci_is_not_an_elaboration() {
+        use MemoryType::Convention;
+        let stored = [
+            memory(
+                "eslint-0001",
+                Convention,
+                "ESLint runs with --max-warnings 0 in CI",
+                "The lint job runs eslint . --max-warnings 0 for apps/web, so any new ESLint \
+                 warning fails the build.",
+                &["apps/web/.eslintrc.cjs", ".github/workflows/web.yml"],
+            ),
+            memory(
+                "css-0002",
+                Convention,
+                "CSS modules for component styles",
+                "Components style themselves with *.module.css next to the component.",
+                &["apps/web/src/components/**"],
+            ),
+        ];
+        let out = review_new(
+            &stored,
+            Convention,
+            "Stylelint also gates CI with zero warnings",
+            "Added a stylelint step: stylelint \"apps/web/src/**/*.css\" --max-warnings 0 \
+             using stylelint-config-standard. Any stylelint warning now fails the web workflow.",
+            &["apps/web/.stylelintrc.json", ".github/workflows/web.yml"],
         );
         assert_eq!(out.decision, crate::review::Decision::Accept, "{out:#?}");
     }
