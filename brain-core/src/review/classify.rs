@@ -10,7 +10,7 @@
 //! | (no replacement rule below applies to a memory written by the same command run as the candidate, such as another file of one `brain import`: one run states how things are now) | – | – |
 //! | a replacement clause restates a memory's title ("we no longer deploy with Capistrano"), `combined ≥ RESTATED`, scope same / broader / both global / overlapping | full replacement | supersede |
 //! | replacement or move wording names what the target is about ("switched from Jest", "X moved to Y", "now lives in", "in favour of", "is obsolete", "stop editing …"), or a lineage link names it, in any scope but a narrower one, of the same type or a decision and a convention; in any scope and of any type when it names the target clearly (one of its identifiers or paths, or a word of its title said in the candidate's title or with another of its words) | full replacement | supersede |
-//! | the candidate's title names a tool in place of one the target's title names, of one family (see `decide::FAMILIES`): mentioning the old one too, same type, newer, scope not disjoint, `combined ≥ RESTATED`; or, for a family whose members do one job each (test runners, loggers, bundlers; not linters and formatters), in a title that says the target's word for word but for the tool ("Unit tests run with Vitest" / "… with Jest"), newer, same type or two of decision, convention, gotcha and pattern, in any scope | full replacement | supersede |
+//! | the candidate's title names a tool in place of one the target's title names, of one family (see `decide::FAMILIES`): mentioning the old one too, same type, newer, scope not disjoint, `combined ≥ RESTATED`; or, for a family whose members do one job each (test runners, loggers, bundlers; not linters and formatters), in a title that says the target's word for word but for the tool ("Unit tests run with Vitest" / "… with Jest"), or but for the place, each place a part of its own memory's paths and neither named by the other memory, not two files of two languages ("Dependency versions in libs.versions.toml" / "… in buildSrc"), newer, same type or two of decision, convention, gotcha and pattern, in any scope | full replacement | supersede |
 //! | the candidate's text names a directory of the target's paths that none of its own paths is in, and says where things are now ("the top-level `hosts/` directory is gone", "`ops/runbooks` was folded into `docs/runbooks`"), same type or a decision and a convention, `combined ≥ RESTATED` | full replacement | supersede |
 //! | a newer candidate states a value of the target differently, in both titles over the same frame, worded as a change ("now", "raised to"), or for the same paths (or some the target lists) without stating the old value of the same thing ("minSdk = 24 in android/app/build.gradle" against "minSdkVersion is 21" there), of the same type (or, for the same paths, of decision, convention, gotcha and pattern), in texts at least `RESTATED` alike or titles that share a word (a version both summaries name as background says nothing), not an exception carved out of part of the target's scope ("Exception: …", "every other … still"), no additive wording (unless its title states the new value and it is worded as a change), scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
 //! | the two rules above point at two memories, the title states the new value and the memory holding the old one is the closer ("Dev Redis moved to host port 56380": the port rule, not the `make dev` rule the words before "moved to" also name) | full replacement | supersede that one |
@@ -287,11 +287,15 @@ fn supersede(scored: &Scored) -> Verdict {
         format!(
             "it says things moved out of `{dir}`, where the memory applies, and lives elsewhere"
         )
-    } else if let Some((new, old, swap)) = scored.switches_tool
+    } else if let Some(super::decide::Switch {
+        new,
+        old,
+        title_swap,
+    }) = &scored.switches_tool
         && best.replacement_wording.is_empty()
         && scored.changed.is_none()
     {
-        if swap {
+        if *title_swap {
             format!("its title says what the memory's says, with `{new}` in place of `{old}`")
         } else {
             format!("its title names `{new}` in place of `{old}`, which it mentions as the old way")
@@ -457,7 +461,7 @@ fn merge_contradicts(scored: &Scored) -> Option<String> {
     }
     // "slog" in place of "logrus": folded together, the memory would say
     // to use both.
-    if let Some((new, old, _)) = scored.switches_tool {
+    if let Some(super::decide::Switch { new, old, .. }) = &scored.switches_tool {
         return Some(format!(
             "names `{new}` where `{}` names `{old}`, which it also mentions (similarity {:.2}): \
              a person should decide whether it replaces it",
@@ -493,9 +497,9 @@ fn merge_contradicts(scored: &Scored) -> Option<String> {
 /// of decision, convention, gotcha and pattern, wherever its files are
 /// (`vitest.config.ts` is not `jest.config.ts`).
 fn switched<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
-    let mut found = live.iter().filter(|s| match s.switches_tool {
-        Some((_, _, true)) => (!s.cross_type || s.kin) && s.evidence.newer,
-        Some((_, _, false)) => {
+    let mut found = live.iter().filter(|s| match &s.switches_tool {
+        Some(switch) if switch.title_swap => (!s.cross_type || s.kin) && s.evidence.newer,
+        Some(_) => {
             !s.cross_type
                 && s.evidence.newer
                 && s.evidence.scope != ScopeRelation::Disjoint

@@ -42,7 +42,7 @@
 //! additive reference names ("Adding to the 500 ms IWDG note").
 
 use std::cell::OnceCell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::matching;
 use crate::model::Memory;
@@ -628,10 +628,9 @@ pub(super) struct Scored {
     /// names ("this is separate from the CPU policy" against "No CPU limits
     /// on latency-sensitive services"): never folded into it.
     pub(super) set_apart: bool,
-    /// The tool the candidate's title names in place of the one the
-    /// target's title names (see [`tools_switch`]): new, old, and whether
-    /// the titles differ in nothing else.
-    pub(super) switches_tool: Option<(&'static str, &'static str, bool)>,
+    /// The tool (or the place) the candidate's title names in place of the
+    /// one the target's title names (see [`tools_switch`], [`place_swap`]).
+    pub(super) switches_tool: Option<Switch>,
     /// Each names an address of one scheme the other does not
     /// (`s3://acme-raw-events-prod` against `s3://acme-events-raw-prod-eu`):
     /// two values of one setting, never a repeat.
@@ -1577,10 +1576,85 @@ fn tools_of(
     features: &Features,
     target: &Memory,
     target_features: &Features,
-) -> (bool, Option<(&'static str, &'static str, bool)>) {
+) -> (bool, Option<Switch>) {
     let (c, t) = (candidate.title.as_str(), target.title.as_str());
     let (cr, tr) = (&features.roots, &target_features.roots);
-    (family_apart(c, t, cr, tr), tools_switch(c, t, cr, tr))
+    let switch = tools_switch(c, t, cr, tr)
+        .map(|(new, old, title_swap)| Switch {
+            new: new.to_owned(),
+            old: old.to_owned(),
+            title_swap,
+        })
+        .or_else(|| place_swap(candidate, features, target, target_features));
+    (family_apart(c, t, cr, tr), switch)
+}
+
+/// What the candidate's title names in place of what the target's names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Switch {
+    /// As the candidate's title names it.
+    pub(super) new: String,
+    /// As the target's title names it.
+    pub(super) old: String,
+    /// The titles differ in nothing else: "Unit tests run with Vitest" /
+    /// "… with Jest", "Dependency versions in libs.versions.toml" / "… in
+    /// buildSrc".
+    pub(super) title_swap: bool,
+}
+
+/// A title that says the target's word for word but for the place it
+/// names, each place the one its memory's paths are in ("Dependency
+/// versions in libs.versions.toml", `gradle/libs.versions.toml`, against
+/// "Dependency versions in buildSrc", `buildSrc/src/main/kotlin/…`), when
+/// neither memory names the other's place: the rule moved.
+fn place_swap(
+    candidate: &Memory,
+    features: &Features,
+    target: &Memory,
+    target_features: &Features,
+) -> Option<Switch> {
+    // Lowercase, with the word as written.
+    let tokens = |title: &str| -> BTreeMap<String, String> {
+        title
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .filter(|w| !w.is_empty() && !text::is_stopword(&w.to_lowercase()))
+            .map(|w| (w.to_lowercase(), w.to_owned()))
+            .collect()
+    };
+    let (c, t) = (tokens(&candidate.title), tokens(&target.title));
+    let only = |a: &BTreeMap<String, String>, b: &BTreeMap<String, String>| {
+        let mut own = a.iter().filter(|(k, _)| !b.contains_key(*k));
+        match (own.next(), own.next()) {
+            (Some((k, w)), None) => Some((k.clone(), w.clone())),
+            _ => None,
+        }
+    };
+    let ((new, new_written), (old, old_written)) = (only(&c, &t)?, only(&t, &c)?);
+    let in_paths = |word: &str, memory: &Memory| {
+        memory
+            .scope
+            .paths
+            .iter()
+            .any(|p| p.split('/').any(|seg| seg.eq_ignore_ascii_case(word)))
+    };
+    let names = |f: &Features, word: &str| f.text.to_lowercase().contains(word);
+    // Two files of two languages (`flags.ts`, `Flags.kt`) are two
+    // platforms' rules, not one that moved.
+    let extension = |w: &str| w.rsplit_once('.').map(|(_, e)| e.to_owned());
+    let languages_apart =
+        matches!((extension(&new), extension(&old)), (Some(a), Some(b)) if a != b);
+    (c.keys().filter(|k| t.contains_key(*k)).count() >= 2
+        && !languages_apart
+        && in_paths(&new, candidate)
+        && in_paths(&old, target)
+        && !names(features, &old)
+        && !names(target_features, &new))
+    .then_some(Switch {
+        new: new_written,
+        old: old_written,
+        title_swap: true,
+    })
 }
 
 /// The lowercase words of a title, as written (for finding tool names).
@@ -3122,7 +3196,35 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 10] = [
+        let rows: [Row; 12] = [
+            (
+                "the title's place swapped for the one its files are in",
+                (
+                    "Dependency versions in buildSrc",
+                    "Library coordinates are declared in buildSrc/src/main/kotlin/Dependencies.kt; build files use Deps.* constants.",
+                    &["buildSrc/src/main/kotlin/Dependencies.kt"],
+                ),
+                (
+                    "Dependency versions in libs.versions.toml",
+                    "Dependency coordinates and versions are in gradle/libs.versions.toml; build files use libs.* accessors.",
+                    &["gradle/libs.versions.toml"],
+                ),
+                Decision::Supersede,
+            ),
+            (
+                "the same rule for another platform's file",
+                (
+                    "Feature flags are declared in flags.ts",
+                    "Every web feature flag has a default in web/src/flags.ts.",
+                    &["web/src/flags.ts"],
+                ),
+                (
+                    "Feature flags are declared in Flags.kt",
+                    "Every Android feature flag has a default in android/app/Flags.kt.",
+                    &["android/app/Flags.kt"],
+                ),
+                Decision::Accept,
+            ),
             (
                 "a file a pattern of the rule matches, nothing moved",
                 (
@@ -3272,7 +3374,7 @@ mod tests {
             assert_eq!(out.decision, decision, "{name}: {}", out.reason);
             if decision == Decision::Supersede {
                 assert!(
-                    out.reason.contains("moved out of"),
+                    out.reason.contains("moved out of") || out.reason.contains("in place of"),
                     "{name}: {}",
                     out.reason
                 );
