@@ -1749,6 +1749,23 @@ fn family_apart(
     in_family || (proper(candidate_title, target_roots) && proper(target_title, candidate_roots))
 }
 
+/// Words that join what a text says without adding to it: "rather than"
+/// for "instead of" adds nothing.
+const CONNECTIVES: &[&str] = &[
+    "rather",
+    "than",
+    "instead",
+    "whereas",
+    "therefore",
+    "thus",
+    "hence",
+    "though",
+    "although",
+    "however",
+    "otherwise",
+    "anyway",
+];
+
 /// Whether the candidate adds to the target: two or more new summary words
 /// (not another form of one the target uses: "starts" for "started"),
 /// tags, paths or modules the target lacks, or a detail of its own.
@@ -1763,6 +1780,7 @@ fn adds_information(
         .filter(|w| {
             w.chars().count() >= 3
                 && !text::is_stopword(w)
+                && !CONNECTIVES.contains(&w.as_str())
                 && !text::has_root(&target_features.roots, &text::root(w))
         })
         .count();
@@ -5877,6 +5895,13 @@ mod tests {
             ),
             "{out:#?}"
         );
+        // "rather than" for "instead of": connectives add nothing.
+        let out = review(
+            "In async DataCase tests a GenServer or Task started by the test cannot use the \
+             test's DB connection unless you call Sandbox.allow(Repo, self(), pid) rather \
+             than let it raise DBConnection.OwnershipError.",
+        );
+        assert_eq!(out.relation, crate::review::Relation::Duplicate, "{out:#?}");
         // Two words it does not use at all: an addition.
         let out = review(
             "In async DataCase tests a GenServer or Task the test starts can't use the \
