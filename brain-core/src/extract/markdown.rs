@@ -803,19 +803,24 @@ fn bold_heading(text: &str) -> Option<String> {
 fn sectionize(lines: Vec<Line>) -> Vec<Section> {
     let mut s = Sections::default();
     let mut previous_blank = true;
+    // The level of the last heading written as one (ATX or setext).
+    let mut written_level: Option<usize> = None;
     for line in lines {
         let blank = !line.fence && is_blank(&line.text);
         let after_blank = std::mem::replace(&mut previous_blank, blank);
         if !line.fence {
             if let Some((level, title)) = atx_heading(&line.text) {
                 s.heading(level, title, line.no);
+                written_level = Some(level);
                 previous_blank = true;
                 continue;
             }
             // A bold line on its own paragraph heads what follows, one level
-            // below the heading it is under.
+            // below the heading it is under; bold lines in a row under one
+            // heading are siblings (`**Problem:**`, `**Common symptoms:**`),
+            // not each under the one before.
             if after_blank && let Some(title) = bold_heading(&line.text) {
-                let level = s.stack.last().map_or(1, |(l, _)| (l + 1).min(7));
+                let level = written_level.map_or(1, |l| (l + 1).min(7));
                 s.heading(level, title, line.no);
                 previous_blank = true;
                 continue;
@@ -823,6 +828,7 @@ fn sectionize(lines: Vec<Line>) -> Vec<Section> {
             if let Some(level) = setext_underline(&line.text)
                 && let Some(start) = s.setext_paragraph()
             {
+                written_level = Some(level);
                 let run: Vec<Line> = s.body.drain(start..).collect();
                 let title = run
                     .iter()
@@ -1362,6 +1368,31 @@ Trailing text
                 .unwrap_or_else(|e| panic!("{name} (CRLF): {e}"));
             assert_eq!(crlf, file, "{name}: CRLF parses like LF");
         }
+    }
+
+    #[test]
+    fn bold_lines_in_a_row_are_sibling_headings() {
+        let text = "# Android\n\n## Build issues\n\n### View collision\n\nBoth have a `View` type.\n\n\
+                    **Common symptoms:**\n- error CS0104\n\n**When this occurs:**\n- Implementing listeners\n\n\
+                    **Solution: use type aliases**\n\nAdd `using AView = Android.Views.View;`.\n\n\
+                    ## Threads\n\nHandlers run on the UI thread.\n";
+        let file = parse(text, RuleFormat::Markdown).unwrap();
+        let headings: Vec<String> = file
+            .sections
+            .iter()
+            .filter(|s| !s.body.is_empty())
+            .map(|s| s.headings.join(" / "))
+            .collect();
+        assert_eq!(
+            headings,
+            [
+                "Android / Build issues / View collision",
+                "Android / Build issues / View collision / Common symptoms",
+                "Android / Build issues / View collision / When this occurs",
+                "Android / Build issues / View collision / Solution: use type aliases",
+                "Android / Threads",
+            ]
+        );
     }
 
     #[test]
