@@ -245,7 +245,12 @@ pub fn includes(text: &str) -> (Vec<String>, String) {
                     }
                     _ => {
                         let w = word.trim_matches(|c: char| !c.is_alphanumeric());
-                        other |= !w.is_empty() && !matches!(word, "-" | "*" | "+");
+                        // A list marker, bullet or number ("1.", "2)"), is
+                        // no content of its own.
+                        let numbered = word.strip_suffix(['.', ')']).is_some_and(|n| {
+                            !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())
+                        });
+                        other |= !w.is_empty() && !matches!(word, "-" | "*" | "+") && !numbered;
                     }
                 }
             }
@@ -1125,11 +1130,23 @@ Trailing text
 
     #[test]
     fn includes_are_found_outside_code_and_their_lines_dropped() {
-        let text = "@AGENTS.md\n\n# Rules\n\n- Read @docs/testing.md before writing tests.\n- Mail a@b.com.\n- `npm i @scope/pkg`\n\n```\n@not/this.md\n```\n- @CONTRIBUTING.md\n";
+        let text = "@AGENTS.md\n\n# Rules\n\n- Read @docs/testing.md before writing tests.\n- Mail a@b.com.\n- `npm i @scope/pkg`\n\n```\n@not/this.md\n```\n- @CONTRIBUTING.md\n1. @README.md\n2) @docs/style.md\n";
         let (found, rest) = includes(text);
-        assert_eq!(found, ["AGENTS.md", "docs/testing.md", "CONTRIBUTING.md"]);
+        assert_eq!(
+            found,
+            [
+                "AGENTS.md",
+                "docs/testing.md",
+                "CONTRIBUTING.md",
+                "README.md",
+                "docs/style.md"
+            ]
+        );
         assert!(!rest.contains("@AGENTS.md"));
         assert!(!rest.contains("@CONTRIBUTING.md"));
+        // A numbered item holding only an import is no rule either.
+        assert!(!rest.contains("@README.md"), "{rest}");
+        assert!(!rest.contains("@docs/style.md"), "{rest}");
         assert!(rest.contains("Read @docs/testing.md before writing tests."));
         assert!(rest.contains("@not/this.md"));
         assert!(rest.contains("a@b.com"));
