@@ -802,7 +802,14 @@ fn bold_heading(text: &str) -> Option<String> {
     })?;
     let inner = inner.trim();
     let words = inner.split_whitespace().count();
-    (!inner.is_empty() && words <= 8 && inner.chars().count() <= 60).then(|| inner.to_owned())
+    // "**Examples:**" leads into examples of the rule above it; it heads
+    // no section of its own.
+    let examples = matches!(
+        inner.to_lowercase().as_str(),
+        "example" | "examples" | "for example" | "for instance" | "e.g." | "e.g"
+    );
+    (!inner.is_empty() && !examples && words <= 8 && inner.chars().count() <= 60)
+        .then(|| inner.to_owned())
 }
 
 fn sectionize(lines: Vec<Line>) -> Vec<Section> {

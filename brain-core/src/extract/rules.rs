@@ -11,6 +11,8 @@
 //!   into them;
 //! * each paragraph is a unit; a code block belongs to the text before it;
 //!   fragments too short to stand alone join their neighbour;
+//! * examples ("For example:", "**Examples:**" and the table or list after
+//!   them) belong to the rule before them;
 //! * a section that holds one unit is one memory titled by its heading.
 //!
 //! A unit's **title** is its rule's first sentence, ended at a phrase
@@ -129,6 +131,24 @@ fn prose_words(text: &str) -> usize {
 /// A paragraph that leads into what follows: it ends with a colon.
 fn is_lead_in(item: &Item) -> bool {
     item.kind == ItemKind::Paragraph && strip_code(&item.text).trim_end().ends_with(':')
+}
+
+/// A lead-in to examples of what was said before it ("For example:",
+/// "**Examples:**", "e.g.:").
+fn is_example_lead(item: &Item) -> bool {
+    let raw = strip_code(&item.text);
+    let t = raw
+        .trim()
+        .trim_end_matches(':')
+        .trim_matches('*')
+        .trim()
+        .trim_end_matches(':')
+        .to_lowercase();
+    item.kind == ItemKind::Paragraph
+        && matches!(
+            t.as_str(),
+            "for example" | "for instance" | "example" | "examples" | "e.g." | "e.g" | "eg"
+        )
 }
 
 /// A lead-in that only labels the list ("Key rules:", "**Examples:**"),
@@ -295,7 +315,7 @@ fn units(section: &Section) -> Vec<Unit> {
                     !bare.ends_with(['.', '!', '?', ';']) && bare.split_whitespace().count() <= 4
                 }
         });
-        if (is_lead_in(item) || labels_next)
+        if (is_lead_in(item) || labels_next || is_example_lead(item))
             && items
                 .get(i + 1)
                 .is_some_and(|n| n.kind != ItemKind::Paragraph)
@@ -306,6 +326,18 @@ fn units(section: &Section) -> Vec<Unit> {
             }
             let run: Vec<&Item> = items[i + 1..j].to_vec();
             let all_list = run.iter().all(|r| list_kind(r.kind));
+            // "For example:" and its table or list show the rule before
+            // them; they are no rule of their own.
+            if is_example_lead(item)
+                && let Some(rule) = out.last_mut()
+            {
+                let mut all = vec![item];
+                all.extend(run);
+                rule.text = format!("{}\n\n{}", rule.text, join(&all));
+                rule.prose = false;
+                i = j;
+                continue;
+            }
             if all_list && is_label(item) && independent(&run) {
                 let label = strip_code(&item.text)
                     .trim()
@@ -1306,6 +1338,36 @@ mod tests {
                     ## Adding a subcommand\n\n1. Define the command structure in `cli/args/flags.rs`\n2. Add the handler under `cli/tools/`\n3. Wire it up in `cli/main.rs`\n";
         let t = titles(text, "AGENTS.md");
         assert_eq!(t, ["Build arguments", "Review", "Adding a subcommand"]);
+    }
+
+    #[test]
+    fn examples_stay_with_the_rule_they_show() {
+        let text = "# Style\n\n## Variables\n\n\
+                    Always use the Liquid variables rather than the product's name.\n\n\
+                    For example:\n\n| Use | Not |\n| --- | --- |\n| `{% data variables.product.github %}` | GitHub |\n\n\
+                    Never use the `{% link %}` tag for internal links.\n\n\
+                    **Examples:**\n\n* ✅ Correct: `see [AUTOTITLE](/a)`\n* ❌ Incorrect: `see {% link /a %}`\n";
+        let file = parse(text, RuleFormat::Markdown).unwrap();
+        let (d, _) = drafts(&file, "AGENTS.md", None);
+        let got: Vec<(&str, bool)> = d
+            .iter()
+            .map(|x| {
+                (
+                    x.draft.title.as_str(),
+                    x.draft.detail.contains("✅") || x.draft.detail.contains("| GitHub |"),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "Always use the Liquid variables rather than the product's name",
+                    true
+                ),
+                ("Never use the `{% link %}` tag for internal links", true),
+            ]
+        );
     }
 
     #[test]
