@@ -885,6 +885,9 @@ const MOVE_WORDS: &[&str] = &[
     "reorganis",
     "restructur",
     "migrat",
+    // "cli.py became a package".
+    "becam",
+    "becom",
 ];
 
 /// The name of the file a path names (`auth.global.ts`), not a pattern.
@@ -3214,7 +3217,21 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 12] = [
+        let rows: [Row; 13] = [
+            (
+                "a module that became a package, in those words",
+                (
+                    "CLI arguments are parsed with argparse in sluice/cli.py",
+                    "All subcommands are registered in src/sluice/cli.py with argparse.",
+                    &["src/sluice/cli.py"],
+                ),
+                (
+                    "Subcommands are argparse subparsers in sluice/cli/",
+                    "cli.py became a package: the parser is built in src/sluice/cli/__init__.py and each subcommand registers itself from its own module.",
+                    &["src/sluice/cli/**"],
+                ),
+                Decision::Supersede,
+            ),
             (
                 "the title's place swapped for the one its files are in",
                 (
