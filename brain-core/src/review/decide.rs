@@ -1582,14 +1582,33 @@ fn tools_of(
 ) -> (bool, Option<Switch>) {
     let (c, t) = (candidate.title.as_str(), target.title.as_str());
     let (cr, tr) = (&features.roots, &target_features.roots);
+    // A title swap in two parts of the tree is two stacks' rules ("Unit
+    // tests run with pytest" for `api/`, "… with Jest" for `web/`).
+    let one_tree = same_top(&candidate.scope.paths, &target.scope.paths);
     let switch = tools_switch(c, t, cr, tr)
         .map(|(new, old, title_swap)| Switch {
             new: new.to_owned(),
             old: old.to_owned(),
-            title_swap,
+            title_swap: title_swap && one_tree,
         })
         .or_else(|| place_swap(candidate, features, target, target_features));
     (family_apart(c, t, cr, tr), switch)
+}
+
+/// Whether two scopes lie in one part of the tree: either is unscoped, or
+/// they share a top-level directory, or both hold files at the root
+/// (`jest.config.ts`, `vitest.config.ts`).
+fn same_top(a: &[String], b: &[String]) -> bool {
+    let tops = |paths: &[String]| -> BTreeSet<String> {
+        paths
+            .iter()
+            .map(|p| {
+                p.split_once('/')
+                    .map_or_else(String::new, |(top, _)| top.to_owned())
+            })
+            .collect()
+    };
+    a.is_empty() || b.is_empty() || !tops(a).is_disjoint(&tops(b))
 }
 
 /// What the candidate's title names in place of what the target's names.
@@ -5936,7 +5955,7 @@ mod tests {
     fn a_title_that_swaps_only_the_tool_of_one_job_replaces_the_old_one() {
         use MemoryType::{Convention, Decision};
         // (stored type, stored title, stored summary, candidate title,
-        // candidate summary, supersedes the first memory)
+        // candidate summary, candidate paths, supersedes the first memory)
         let cases = [
             // A test runner does one job: the same title with another is a
             // switch, wherever its configuration lives and whichever of
@@ -5947,6 +5966,7 @@ mod tests {
                 "Unit tests run with Jest via pnpm test; configuration is in jest.config.ts.",
                 "Unit tests run with Vitest",
                 "Run unit tests with pnpm vitest; config lives in vitest.config.ts.",
+                &["vitest.config.ts"],
                 true,
             ),
             // A formatter and a linter serve side by side.
@@ -5956,6 +5976,17 @@ mod tests {
                 "CI runs cargo fmt --check and fails on any diff.",
                 "Run cargo clippy before pushing",
                 "CI runs cargo clippy --all-targets -- -D warnings and fails on any lint.",
+                &["vitest.config.ts"],
+                false,
+            ),
+            // The same title for another stack's tests in another tree.
+            (
+                Decision,
+                "Unit tests run with Jest",
+                "Unit tests run with Jest via pnpm test; configuration is in jest.config.ts.",
+                "Unit tests run with pytest",
+                "The API's unit tests run with pytest from api/; fixtures live in api/conftest.py.",
+                &["api/conftest.py"],
                 false,
             ),
             // Another job for the other runner: more than the tool differs.
@@ -5965,10 +5996,11 @@ mod tests {
                 "Unit tests run with Jest via pnpm test; configuration is in jest.config.ts.",
                 "Browser tests run with Playwright",
                 "End-to-end specs under e2e/ run with npx playwright test.",
+                &["e2e/playwright.config.ts"],
                 false,
             ),
         ];
-        for (kind, title, summary, new_title, new_summary, replaces) in cases {
+        for (kind, title, summary, new_title, new_summary, new_paths, replaces) in cases {
             let stored = [
                 memory("old-0001", kind, title, summary, &["jest.config.ts"]),
                 memory(
@@ -5979,13 +6011,7 @@ mod tests {
                     &["src/**"],
                 ),
             ];
-            let out = review_new(
-                &stored,
-                Convention,
-                new_title,
-                new_summary,
-                &["vitest.config.ts"],
-            );
+            let out = review_new(&stored, Convention, new_title, new_summary, new_paths);
             let superseded =
                 verdict_of(&out) == (crate::review::Decision::Supersede, Some("old-0001"));
             assert_eq!(superseded, replaces, "{new_title}: {out:#?}");

@@ -608,10 +608,10 @@ pub(super) fn values(text: &str) -> Vec<Value> {
 }
 
 /// A container image reference with a version tag, as its image's last
-/// name (`gcr.io/distroless/static:nonroot` has no version tag;
-/// `python:3.12-slim` is `python` tagged `3.12-slim`). Host and port
-/// (`localhost:5432`, `db.internal:5432`, `api:8080`), a file and line (`main.rs:42`)
-/// and a time of day are not images.
+/// name (`python:3.12-slim` is `python` tagged `3.12-slim`;
+/// `gcr.io/distroless/static:nonroot` has no version tag). Host and port
+/// (`localhost:5432`, `db.internal:5432`, `api:8080`), a file and line
+/// (`main.rs:42`) and a time of day are not images.
 fn image_reference(core: &str) -> Option<(&str, &str)> {
     if core.contains("://") {
         return None;
