@@ -493,9 +493,10 @@ fn merge_contradicts(scored: &Scored) -> Option<String> {
 /// replaces "Log with logrus using the JSON formatter". Same type, newer,
 /// files in common and texts at least `RESTATED` alike; or a title that
 /// says the target's word for word but for the tool ("Unit tests run with
-/// Vitest" against "Unit tests run with Jest"), newer, of the same type or
-/// of decision, convention, gotcha and pattern, wherever its files are
-/// (`vitest.config.ts` is not `jest.config.ts`).
+/// Vitest" against "Unit tests run with Jest", in one part of the tree) or
+/// the place its files are in (see `decide::place_swap`), newer, of the
+/// same type or of decision, convention, gotcha and pattern, whether or not
+/// the files overlap (`vitest.config.ts` is not `jest.config.ts`).
 fn switched<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
     let mut found = live.iter().filter(|s| match &s.switches_tool {
         Some(switch) if switch.title_swap => (!s.cross_type || s.kin) && s.evidence.newer,
