@@ -804,12 +804,17 @@ fn bold_heading(text: &str) -> Option<String> {
     let words = inner.split_whitespace().count();
     // "**Examples:**" leads into examples of the rule above it; it heads
     // no section of its own.
-    let examples = matches!(
-        inner.to_lowercase().as_str(),
-        "example" | "examples" | "for example" | "for instance" | "e.g." | "e.g"
-    );
-    (!inner.is_empty() && !examples && words <= 8 && inner.chars().count() <= 60)
+    (!inner.is_empty() && !announces_examples(inner) && words <= 8 && inner.chars().count() <= 60)
         .then(|| inner.to_owned())
+}
+
+/// Whether a label, without its colon and emphasis, only announces
+/// examples ("For example", "Examples", "e.g.").
+pub(super) fn announces_examples(label: &str) -> bool {
+    matches!(
+        label.trim().to_lowercase().as_str(),
+        "example" | "examples" | "for example" | "for instance" | "e.g." | "e.g" | "eg"
+    )
 }
 
 fn sectionize(lines: Vec<Line>) -> Vec<Section> {

@@ -137,18 +137,13 @@ fn is_lead_in(item: &Item) -> bool {
 /// "**Examples:**", "e.g.:").
 fn is_example_lead(item: &Item) -> bool {
     let raw = strip_code(&item.text);
-    let t = raw
+    let label = raw
         .trim()
         .trim_end_matches(':')
         .trim_matches('*')
         .trim()
-        .trim_end_matches(':')
-        .to_lowercase();
-    item.kind == ItemKind::Paragraph
-        && matches!(
-            t.as_str(),
-            "for example" | "for instance" | "example" | "examples" | "e.g." | "e.g" | "eg"
-        )
+        .trim_end_matches(':');
+    item.kind == ItemKind::Paragraph && super::markdown::announces_examples(label)
 }
 
 /// A lead-in that only labels the list ("Key rules:", "**Examples:**"),
