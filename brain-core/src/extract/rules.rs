@@ -728,7 +728,10 @@ pub fn rule_title(prose: &str) -> Option<String> {
                 .filter(|&end| !rest[end + 1..].trim_start_matches([':', ' ']).is_empty());
             let rest = aside.map_or(rest, |end| &rest[end + 1..]);
             let rest = rest.trim_start_matches([':', ' ', '—', '–', '-']).trim();
-            let label = label.trim().trim_end_matches(':').trim();
+            // "**2. Run focused tests:**": the step's number is no word of it.
+            let label = without_list_marker(label.trim())
+                .trim_end_matches(':')
+                .trim();
             // "**Never use abbreviated variable names.** Use full …": a
             // label that is a sentence is the rule's title by itself.
             if let Some(sentence) = label.strip_suffix(['.', '!'])
@@ -741,7 +744,8 @@ pub fn rule_title(prose: &str) -> Option<String> {
         _ => (None, text, false),
     };
     let rest = rest.replace("**", "").replace("__", "");
-    let first = super::chunk::sentences(&rest)
+    let rest = without_list_marker(&rest);
+    let first = super::chunk::sentences(rest)
         .into_iter()
         .next()
         .unwrap_or_default();
@@ -801,6 +805,12 @@ fn title_source(prose: &str) -> Option<String> {
     let mut out: Vec<String> = Vec::new();
     let mut list_follows = false;
     for (k, l) in lines.iter().enumerate() {
+        // A table or a code block after the lead-in is no part of its
+        // sentence ("**Naming conventions** (enforced at compile time):"
+        // over `| Parameter | Prefix |`).
+        if k > 0 && (l.starts_with('|') || l.starts_with("```") || l.starts_with("~~~")) {
+            break;
+        }
         let item = k > 0 && super::markdown::list_marker(l).is_some();
         if l.is_empty() || item {
             let rest: Vec<&str> = lines[k..]
@@ -1184,6 +1194,15 @@ mod tests {
                 "To run one test in isolation, call the runner with the command `maestro test --include-tags=autofill,smoke --exclude-tags=flaky --device emulator-5554 .maestro/`",
                 "To run one test in isolation, call the runner",
             ),
+            // A step's number in bold is no sentence of its own.
+            (
+                "**2. Run focused tests with the matching mode script:** `pnpm test-dev-turbo test/path/to/test.ts`",
+                "Run focused tests with the matching mode script: `pnpm test-dev-turbo test/path/to/test.ts`",
+            ),
+            (
+                "**1. Start watch build:** keep `pnpm --filter=next dev` running",
+                "Start watch build: keep `pnpm --filter=next dev` running",
+            ),
             // A bold label the sentence runs on from stays in the sentence.
             (
                 "**Adding new RPC methods** requires a handler in `src/core/controller/`",
@@ -1269,6 +1288,11 @@ mod tests {
             (
                 "> [!IMPORTANT]\n> This project does not accept pull requests that are fully\n> or predominantly AI-generated.",
                 "This project does not accept pull requests that are fully or predominantly AI-generated",
+            ),
+            // A table right under the lead-in is no part of its sentence.
+            (
+                "**Naming conventions** (enforced at compile time):\n| Parameter | Prefix |\n|---|---|\n| `featureName` | `pluginPoint` |",
+                "Naming conventions: (enforced at compile time)",
             ),
             // A fragment opening the unit does not title it alone.
             (
