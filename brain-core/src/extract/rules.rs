@@ -28,7 +28,8 @@
 //! importance. Its **scope** is the
 //! paths its own text names ([`super::complete::scope`]: checked against the
 //! repository's tracked files when they are known), plus a Cursor rule's
-//! `globs`. Each unit carries a **span key** (file and a hash of its text),
+//! `globs`, plus the directory of a nested `AGENTS.md` / `CLAUDE.md` /
+//! `GEMINI.md` (`cpp/AGENTS.md` speaks for `cpp/**`). Each unit carries a **span key** (file and a hash of its text),
 //! so importing an unchanged file again writes nothing, also once its
 //! candidates were merged into other memories.
 
@@ -566,6 +567,7 @@ fn draft(
     }
     let mut paths = complete::scope(&prose, &[], tree);
     paths.extend(file.front_matter_globs.iter().map(|g| rule_glob(g)));
+    paths.extend(nested_scope(file_name));
     paths.sort();
     paths.dedup();
     let modules = complete::declared_modules(&prose);
@@ -696,6 +698,19 @@ const BOUNDARIES: &[&str] = &[
     " over ",
     " of ",
 ];
+
+/// The directory a nested agent file speaks for: `cpp/AGENTS.md` holds the
+/// rules of `cpp/**`, as agents read it (the nearest `AGENTS.md`,
+/// `CLAUDE.md` or `GEMINI.md` applies to the files under it). A file at
+/// the root, or in a dot-directory (`.github/`, `.cursor/`), holds the
+/// whole repository's rules.
+fn nested_scope(file_name: &str) -> Option<String> {
+    let (dir, name) = file_name.rsplit_once('/')?;
+    let agent_file =
+        ["agents.md", "claude.md", "gemini.md"].contains(&name.to_lowercase().as_str());
+    (agent_file && !dir.is_empty() && !dir.split('/').any(|d| d.starts_with('.')))
+        .then(|| format!("{dir}/**"))
+}
 
 /// The title of one rule: its first sentence (a bold label kept as
 /// `Label: …`), ended at a phrase boundary when longer than
@@ -1357,6 +1372,31 @@ mod tests {
                     ## Adding a subcommand\n\n1. Define the command structure in `cli/args/flags.rs`\n2. Add the handler under `cli/tools/`\n3. Wire it up in `cli/main.rs`\n";
         let t = titles(text, "AGENTS.md");
         assert_eq!(t, ["Build arguments", "Review", "Adding a subcommand"]);
+    }
+
+    #[test]
+    fn a_nested_agent_file_speaks_for_its_directory() {
+        let text = "# C++\n\nRun `ninja -C build` before committing a change to the C++ core.\n";
+        let file = parse(text, RuleFormat::Markdown).unwrap();
+        let cases = [
+            ("cpp/AGENTS.md", Some("cpp/**")),
+            ("packages/web/CLAUDE.md", Some("packages/web/**")),
+            ("AGENTS.md", None),
+            (".github/copilot-instructions.md", None),
+            (".claude/CLAUDE.md", None),
+            ("docs/CONTRIBUTING.md", None),
+        ];
+        for (name, want) in cases {
+            let (d, _) = drafts(&file, name, None);
+            let dirs: Vec<&str> = d[0]
+                .draft
+                .paths
+                .iter()
+                .map(String::as_str)
+                .filter(|p| p.ends_with("/**"))
+                .collect();
+            assert_eq!(dirs, want.into_iter().collect::<Vec<_>>(), "{name}");
+        }
     }
 
     #[test]
