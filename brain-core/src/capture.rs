@@ -541,24 +541,15 @@ fn edited_rules(
     }
     let mut gone: BTreeMap<&str, Vec<&MemoryId>> = BTreeMap::new();
     for m in stored {
-        let in_force = matches!(m.status, Status::Active | Status::Candidate)
-            && m.lineage.superseded_by.is_none();
-        let of = |kind: EvidenceKind| {
-            m.provenance
-                .evidence
-                .iter()
-                .filter(move |e| e.kind == kind)
-                .map(|e| e.value.as_str())
-        };
         // A memory merged from rules of several sections belongs to none.
-        let sections: BTreeSet<&str> = of(EvidenceKind::Section).collect();
+        let sections: BTreeSet<&str> = evidence_of(m, EvidenceKind::Section).collect();
         let mut sections = sections.into_iter();
         let (Some(section), None) = (sections.next(), sections.next()) else {
             continue;
         };
-        if in_force
+        if in_force(m)
             && new.contains_key(section)
-            && of(EvidenceKind::Span).all(|s| !current.contains(s))
+            && evidence_of(m, EvidenceKind::Span).all(|s| !current.contains(s))
         {
             gone.entry(section).or_default().push(&m.id);
         }
@@ -576,14 +567,22 @@ fn edited_rules(
 fn span_holders<'m>(stored: &[&'m Memory]) -> std::collections::HashMap<&'m str, &'m MemoryId> {
     stored
         .iter()
-        .flat_map(|m| {
-            m.provenance
-                .evidence
-                .iter()
-                .filter(|e| e.kind == crate::model::EvidenceKind::Span)
-                .map(|e| (e.value.as_str(), &m.id))
-        })
+        .flat_map(|m| evidence_of(m, crate::model::EvidenceKind::Span).map(|span| (span, &m.id)))
         .collect()
+}
+
+/// The values of a memory's evidence of one kind.
+fn evidence_of(m: &Memory, kind: crate::model::EvidenceKind) -> impl Iterator<Item = &str> {
+    m.provenance
+        .evidence
+        .iter()
+        .filter(move |e| e.kind == kind)
+        .map(|e| e.value.as_str())
+}
+
+/// Whether a memory is in force: active or a candidate, and not replaced.
+fn in_force(m: &Memory) -> bool {
+    matches!(m.status, Status::Active | Status::Candidate) && m.lineage.superseded_by.is_none()
 }
 
 /// The memories in force made from rules of `path` alone, none of whose
@@ -602,15 +601,8 @@ fn gone_rules(catalog: &crate::store::Catalog, path: &str, drafts: &[Extracted])
     let mut out: Vec<GoneRule> = stored
         .iter()
         .filter(|m| {
-            let spans: Vec<&str> = m
-                .provenance
-                .evidence
-                .iter()
-                .filter(|e| e.kind == EvidenceKind::Span)
-                .map(|e| e.value.as_str())
-                .collect();
-            matches!(m.status, Status::Active | Status::Candidate)
-                && m.lineage.superseded_by.is_none()
+            let spans: Vec<&str> = evidence_of(m, EvidenceKind::Span).collect();
+            in_force(m)
                 && !spans.is_empty()
                 && spans
                     .iter()
