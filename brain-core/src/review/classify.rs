@@ -854,7 +854,8 @@ fn merge_or_split(
         || (best.combined >= RELATED
             && best.scope == ScopeRelation::Narrower
             && best.summary >= 0.7);
-    if duplicate && !best.adds_information {
+    if duplicate && (!best.adds_information || (scored.retells && best.additive_wording.is_empty()))
+    {
         return Some((
             Relation::Duplicate,
             Decision::Merge,
@@ -1152,11 +1153,12 @@ fn claim_update(live: &[&Scored], scored: &Scored) -> Option<Verdict> {
         ));
     }
     claimed(live).filter(|c| c.evidence.target == best.target)?;
-    let (relation, what) = if best.adds_information || !best.additive_wording.is_empty() {
-        (Relation::AdditiveUpdate, "adds to")
-    } else {
-        (Relation::Duplicate, "repeats")
-    };
+    let (relation, what) =
+        if (best.adds_information && !scored.retells) || !best.additive_wording.is_empty() {
+            (Relation::AdditiveUpdate, "adds to")
+        } else {
+            (Relation::Duplicate, "repeats")
+        };
     Some((
         relation,
         Decision::Merge,

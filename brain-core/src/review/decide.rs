@@ -66,6 +66,12 @@ pub const OVERLAP: f64 = 0.35;
 /// memory's title replaces it, although the rest of the text is new.
 pub(super) const RESTATED: f64 = 0.25;
 
+/// Summary similarity from which a candidate that trades words with the
+/// target without adding any retells it (see [`Scored::retells`]); a
+/// summary that shares only the vocabulary ("the terraform-locks table"
+/// with another reason around it) stays under it.
+pub(super) const RETOLD: f64 = 0.7;
+
 /// Whole-text similarity from which one shared term (with the combined
 /// similarity at [`RESTATED`]) says two memories are about the same thing.
 pub(super) const SAME_TOPIC_TEXT: f64 = OVERLAP;
@@ -556,6 +562,11 @@ pub(super) struct Scored {
     /// The titles share a word that can tell things apart (not "use",
     /// "always", "service"): they may be about the same thing.
     pub(super) titles_share: bool,
+    /// The candidate retells the target: its summary is alike (at least
+    /// [`RETOLD`]), it brings fewer than two words beyond those of the
+    /// target it leaves out, and no path or detail of its own. Merged, it
+    /// is a duplicate, whatever words it trades.
+    pub(super) retells: bool,
     /// Topic words both memories use and no other memory compared with the
     /// candidate does: what the two have in common that nothing else has.
     pub(super) specific: Vec<String>,
@@ -1078,7 +1089,8 @@ pub(super) fn evidence(
         scope,
     } = closeness;
     let target_words = text::tokens(&target_features.text);
-    let adds_information = adds_information(candidate, target, target_features, detail);
+    let (adds_information, retells) =
+        adds_information(candidate, target, target_features, &closeness);
     let Replacement {
         phrases: replacement_wording,
         restates_title,
@@ -1132,10 +1144,8 @@ pub(super) fn evidence(
             target_features.claim(),
         ),
         changed,
-        titles_share: features
-            .title_tokens
-            .intersection(&target_features.title_tokens)
-            .any(|w| !subject::generic(&text::root(w))),
+        titles_share: titles_share(features, target_features),
+        retells,
         cross_type: candidate.kind != target.kind,
         kin: candidate.kind != target.kind && same_kind(candidate.kind, target.kind),
         rules_pair: rules_pair(candidate.kind, target.kind),
@@ -1169,6 +1179,14 @@ pub(super) fn evidence(
         listed_in_target: listed_in(candidate, target),
         names_part: names_part(candidate, features, target, target_features),
     }
+}
+
+/// Whether the titles share a word that is not generic.
+fn titles_share(features: &Features, target_features: &Features) -> bool {
+    features
+        .title_tokens
+        .intersection(&target_features.title_tokens)
+        .any(|w| !subject::generic(&text::root(w)))
 }
 
 /// The value the candidate changes, how its subject differs from the
@@ -1790,35 +1808,50 @@ const CONNECTIVES: &[&str] = &[
 
 /// Whether the candidate adds to the target: two or more new summary words
 /// (not another form of one the target uses: "starts" for "started"),
-/// tags, paths or modules the target lacks, or a detail of its own.
+/// tags, paths or modules the target lacks, or a detail of its own; and
+/// whether it only retells the target ([`Scored::retells`]).
 fn adds_information(
     candidate: &Memory,
     target: &Memory,
     target_features: &Features,
-    detail: f64,
-) -> bool {
+    closeness: &Closeness,
+) -> (bool, bool) {
+    let content = |w: &String| {
+        w.chars().count() >= 3 && !text::is_stopword(w) && !CONNECTIVES.contains(&w.as_str())
+    };
     let new_words = text::tokens(&candidate.summary)
         .difference(&text::tokens(&target_features.text))
-        .filter(|w| {
-            w.chars().count() >= 3
-                && !text::is_stopword(w)
-                && !CONNECTIVES.contains(&w.as_str())
-                && !text::has_root(&target_features.roots, &text::root(w))
-        })
+        .filter(|w| content(w) && !text::has_root(&target_features.roots, &text::root(w)))
         .count();
-    new_words >= 2
+    let new_paths = candidate
+        .scope
+        .paths
+        .iter()
+        .any(|p| !target.scope.paths.contains(p));
+    let own_detail = !candidate.detail.trim().is_empty() && closeness.detail < DUPLICATE;
+    let adds = new_words >= 2
         || candidate.tags.iter().any(|t| !target.tags.contains(t))
-        || candidate
-            .scope
-            .paths
-            .iter()
-            .any(|p| !target.scope.paths.contains(p))
+        || new_paths
         || candidate
             .scope
             .modules
             .iter()
             .any(|m| !target.scope.modules.contains(m))
-        || (!candidate.detail.trim().is_empty() && detail < DUPLICATE)
+        || own_detail;
+    // A retelling trades words: for each word it brings, it leaves one of
+    // the target's out ("needs" for "must", "history" for "historical
+    // runs"), so what it brings beyond what it leaves out is under two.
+    let own = text::roots(&format!(
+        "{}\n{}\n{}",
+        candidate.title, candidate.summary, candidate.detail
+    ));
+    let left_out = text::tokens(&target.summary)
+        .iter()
+        .filter(|w| content(w) && !text::has_root(&own, &text::root(w)))
+        .count();
+    let retells =
+        closeness.summary >= RETOLD && new_words < left_out + 2 && !new_paths && !own_detail;
+    (adds, retells)
 }
 
 /// The identifiers, code spans and amounts both texts name (see
@@ -4806,6 +4839,68 @@ mod tests {
             super::super::MAX_TARGETS,
         );
         assert!(shared.len() <= super::super::MAX_TARGETS);
+    }
+
+    #[test]
+    fn a_retelling_that_trades_words_is_a_duplicate() {
+        use MemoryType::Convention;
+        let stored = [
+            memory(
+                "migrations-tx-0001",
+                Convention,
+                "Schema migrations run in one transaction",
+                "Every migration must wrap its statements in a single transaction, so a \
+                 failure halfway leaves the schema as it was and the deploy can simply retry.",
+                &["db/migrations/**"],
+            ),
+            memory(
+                "migrations-names-0002",
+                Convention,
+                "Migration files are numbered",
+                "Files in db/migrations are named NNNN_description.sql and applied in order.",
+                &["db/migrations/**"],
+            ),
+        ];
+        let cases = [
+            // The same sentence with its words traded ("needs" for "must",
+            // "put" for "wrap", "redeploy" for "retry"): nothing is added.
+            (
+                "Every migration needs to put its statements in a single transaction, so a \
+                 failure halfway leaves the schema as it was and the deploy can be retried.",
+                Relation::Duplicate,
+            ),
+            // The same sentence with a clause of its own.
+            (
+                "Every migration must wrap its statements in a single transaction, so a \
+                 failure halfway leaves the schema as it was and the deploy can simply retry; \
+                 CREATE INDEX CONCURRENTLY cannot run inside one and goes in its own file.",
+                Relation::AdditiveUpdate,
+            ),
+            // The title's rule with another reason around the same words.
+            (
+                "We run each migration in a single transaction because the team lost a \
+                 weekend to a half-applied schema during the 2024 outage.",
+                Relation::AdditiveUpdate,
+            ),
+        ];
+        for (summary, relation) in cases {
+            let out = review_new(
+                &stored,
+                Convention,
+                "Schema migrations run in one transaction",
+                summary,
+                &["db/migrations/**"],
+            );
+            assert_eq!(
+                (
+                    out.decision,
+                    out.relation,
+                    out.targets.first().map(MemoryId::as_str)
+                ),
+                (Decision::Merge, relation, Some("migrations-tx-0001")),
+                "{summary}\n{out:#?}"
+            );
+        }
     }
 
     #[test]
