@@ -320,9 +320,17 @@ fn read_front_matter(lines: &[&str], first_no: usize) -> Result<FrontMatter, Par
             continue;
         };
         let mut cont = Vec::new();
+        // A `[` list runs until its `]`, however its lines are indented
+        // (Cursor writes the closing `]` of a multi-line `globs` list at
+        // the margin).
+        let mut open = flow_depth(strip_comment(value.trim()), 0);
         while let Some(next) = lines.get(i) {
             let t = next.trim_start();
-            if next.trim().is_empty()
+            if open > 0 {
+                open = flow_depth(next, open);
+                cont.push(*next);
+                i += 1;
+            } else if next.trim().is_empty()
                 || next.starts_with([' ', '\t'])
                 || t.starts_with("- ")
                 || t == "-"
@@ -359,6 +367,22 @@ fn read_front_matter(lines: &[&str], first_no: usize) -> Result<FrontMatter, Par
         }
     }
     Ok(meta)
+}
+
+/// The depth of `[` lists still open after `line`, from `depth` before it
+/// (brackets inside quotes do not count).
+fn flow_depth(line: &str, mut depth: usize) -> usize {
+    let mut quote = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '[') => depth += 1,
+            (None, ']') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    depth
 }
 
 /// A string value: quoted, plain (possibly continued on indented lines) or a
@@ -1509,6 +1533,14 @@ Trailing text
                 &["**/*.py"],
                 None,
                 None,
+            ),
+            (
+                "a `[` list over lines, closed at the margin",
+                RuleFormat::CursorMdc,
+                "---\ndescription: Upgrade commands\nglobs: [\n  \"src/**/*.entity.ts\",\n  \"src/commands/**/*.ts\"\n]\nalwaysApply: false\n---\nBody.\n",
+                &["src/**/*.entity.ts", "src/commands/**/*.ts"],
+                Some("Upgrade commands"),
+                Some(false),
             ),
             (
                 "CRLF",
