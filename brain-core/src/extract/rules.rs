@@ -481,10 +481,12 @@ fn draft(
     let has_code = unit.text.contains("```") || unit.text.contains("~~~");
     // Link reference definitions (`[1]: https://…`) are where links point,
     // not rules.
+    // So is a line of links within the file ("**Quick Navigation:**
+    // [Testing](#testing) | [Docs](#docs)", "[⬆️ Back to top](#guide)").
     let only_link_targets = prose
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .all(is_link_definition);
+        .all(|l| is_link_definition(l) || is_navigation(l));
     if unit.text.trim().is_empty()
         || (words < 4 && !has_code && !file.always_apply.unwrap_or(false))
         || (only_link_targets && !has_code)
@@ -722,6 +724,7 @@ pub fn rule_title(prose: &str) -> Option<String> {
         .iter()
         .find_map(|p| text.strip_prefix(p))
         .unwrap_or(text);
+    let text = without_shout(text);
     // `**Label:** rest` or `**Label** — rest`.
     let plain = plain_links(text);
     let text = plain.as_str();
@@ -781,6 +784,31 @@ pub fn rule_title(prose: &str) -> Option<String> {
     Some(cut_at_phrase(&full, MAX_RULE_TITLE))
 }
 
+/// The rule without a shouted word or two it opens with ("MUST DO! Any
+/// change …", "**IMPORTANT!** Run …"): the emphasis is kept in the text,
+/// the title says what to do.
+fn without_shout(text: &str) -> &str {
+    let bare = text.strip_prefix("**").unwrap_or(text);
+    let Some(end) = bare.find('!') else {
+        return text;
+    };
+    let shout = &bare[..end];
+    let words: Vec<&str> = shout.split_whitespace().collect();
+    let rest = bare[end + 1..]
+        .trim_start_matches("**")
+        .trim_start_matches([':', ' ']);
+    if (1..=3).contains(&words.len())
+        && words
+            .iter()
+            .all(|w| w.chars().all(|c| c.is_ascii_uppercase()) && w.len() >= 2)
+        && crate::review::text::words(rest).len() >= 3
+    {
+        rest
+    } else {
+        text
+    }
+}
+
 /// A Markdown link reference definition: `[label]: target`.
 fn is_link_definition(line: &str) -> bool {
     let l = line.trim();
@@ -793,6 +821,36 @@ fn is_link_definition(line: &str) -> bool {
                     .next()
                     .is_some_and(|t| t.contains(['/', '.', '#']))
         })
+}
+
+/// A line of links to places in the same file, with at most a bold label
+/// and separators between them: a table of contents, not a rule.
+fn is_navigation(line: &str) -> bool {
+    let mut rest = line.trim();
+    if let Some(label) = rest.strip_prefix("**").and_then(|r| r.split_once("**")) {
+        rest = label.1;
+    }
+    let mut anchors = 0;
+    while let Some(at) = rest.find("](#") {
+        let Some(open) = rest[..at].rfind('[') else {
+            return false;
+        };
+        let Some(close) = rest[at..].find(')') else {
+            return false;
+        };
+        if !rest[..open]
+            .chars()
+            .all(|c| c.is_whitespace() || "|·•-–—,/:".contains(c))
+        {
+            return false;
+        }
+        anchors += 1;
+        rest = &rest[at + close + 1..];
+    }
+    anchors > 0
+        && rest
+            .chars()
+            .all(|c| c.is_whitespace() || "|·•-–—,/".contains(c))
 }
 
 /// The text a rule's title is read from: its first block (up to a blank
@@ -1223,6 +1281,20 @@ mod tests {
                 "**Adding new RPC methods** requires a handler in `src/core/controller/`",
                 "Adding new RPC methods requires a handler in `src/core/controller/`",
             ),
+            // A shouted word or two before the rule is no title.
+            (
+                "MUST DO! Any changes to database queries go in the `queries/*.sql` files.",
+                "Any changes to database queries go in the `queries/*.sql` files",
+            ),
+            (
+                "**IMPORTANT!** Run `make gen` after editing a query.",
+                "Run `make gen` after editing a query",
+            ),
+            // A sentence that ends in "!" is the rule.
+            (
+                "Never push to main! Open a pull request.",
+                "Never push to main!",
+            ),
         ];
         for (text, want) in cases {
             let t = rule_title(text).unwrap();
@@ -1252,6 +1324,13 @@ mod tests {
             ["Prefer TanStack DB collections over lower-level Shape APIs (TanStack)"],
             "{t:?}"
         );
+    }
+
+    #[test]
+    fn links_within_the_file_are_no_rule() {
+        let text = "# Guide\n\n**Quick Navigation:** [🚫 Comment Policy](#🚫-comment-policy) | [🎯 Strategic Decision-Making](#🎯-strategic-decision-making) | [🏗️ Resource Standards](#resource-standards) | [🧪 Testing Standards](#testing-standards) | [🎯 Enforcement Priority](#enforcement-priority)\n\n## Comment Policy\n\n- Never add comments that restate the code.\n\n[⬆️ Back to top](#guide)\n";
+        let t = titles(text, "AGENTS.md");
+        assert_eq!(t, ["Never add comments that restate the code"], "{t:?}");
     }
 
     #[test]
