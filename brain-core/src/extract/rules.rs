@@ -421,7 +421,7 @@ fn units(section: &Section) -> Vec<Unit> {
             u.line = p.line;
         }
         let prose = u.prose;
-        let short = prose_words(&u.text) < 5 && u.label.is_none();
+        let short = (prose_words(&u.text) < 5 || names_only(&u.text)) && u.label.is_none();
         let joins = last_was_prose
             && prose
             && merged.last().is_some_and(|l: &Unit| {
@@ -443,6 +443,32 @@ fn units(section: &Section) -> Vec<Unit> {
         merged.push(p);
     }
     merged
+}
+
+/// A list that only names things, each item a code span, a link or a
+/// path (`` - `lib/server.rb` ``): what the text before it describes, no
+/// rule of its own.
+fn names_only(text: &str) -> bool {
+    let mut items = 0;
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let Some(item) = super::markdown::list_marker(line).map(|m| m.content.trim()) else {
+            return false;
+        };
+        let item = item.trim_end_matches([',', ';', '.']);
+        let code = item.len() >= 2
+            && item.starts_with('`')
+            && item.ends_with('`')
+            && !item[1..item.len() - 1].contains('`');
+        let link = item.starts_with('[')
+            && item.ends_with(')')
+            && item.find("](").is_some_and(|at| !item[..at].contains(']'));
+        let path = !item.contains(char::is_whitespace) && item.contains('/');
+        if !(code || link || path) {
+            return false;
+        }
+        items += 1;
+    }
+    items >= 2
 }
 
 /// The heading path without a document title ("AGENTS.md", "Project Guide")
@@ -1331,6 +1357,20 @@ mod tests {
         let text = "# Guide\n\n**Quick Navigation:** [🚫 Comment Policy](#🚫-comment-policy) | [🎯 Strategic Decision-Making](#🎯-strategic-decision-making) | [🏗️ Resource Standards](#resource-standards) | [🧪 Testing Standards](#testing-standards) | [🎯 Enforcement Priority](#enforcement-priority)\n\n## Comment Policy\n\n- Never add comments that restate the code.\n\n[⬆️ Back to top](#guide)\n";
         let t = titles(text, "AGENTS.md");
         assert_eq!(t, ["Never add comments that restate the code"], "{t:?}");
+    }
+
+    #[test]
+    fn a_list_that_only_names_files_joins_the_text_before_it() {
+        let text = "# Guide\n\n## Architecture\n\n### Server plumbing\n\nThe basic server functionality for talking to the client and handling requests.\n\n- `lib/server.rb`\n- `lib/base_server.rb`\n- `lib/global_state.rb`\n";
+        let file = parse(text, RuleFormat::Markdown).unwrap();
+        let (drafts, _) = drafts(&file, "AGENTS.md", None);
+        let titles: Vec<&str> = drafts.iter().map(|d| d.draft.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            ["The basic server functionality for talking to the client and handling requests"],
+            "{titles:?}"
+        );
+        assert!(drafts[0].draft.detail.contains("- `lib/global_state.rb`"));
     }
 
     #[test]
