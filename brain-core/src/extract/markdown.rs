@@ -508,6 +508,45 @@ struct Line {
 struct Fence {
     ch: u8,
     len: usize,
+    /// The closing tag of an HTML code block ([`tag_block_open`]).
+    tag: Option<&'static str>,
+}
+
+/// HTML blocks of code: the opening tag's name and its closing tag.
+const CODE_TAGS: &[(&str, &str)] = &[("<code-snippet", "</code-snippet>"), ("<pre", "</pre>")];
+
+/// An HTML block of code on lines of its own (`<code-snippet name="…"
+/// lang="php">` … `</code-snippet>`, `<pre>` … `</pre>`), closed on a later
+/// line of `rest`: it is read as a fenced block, its tags as fences
+/// (`` ```php ``).
+fn tag_block_open(line: &str, rest: &[&str]) -> Option<(Fence, String)> {
+    let t = line.trim_start_matches([' ', '\t']);
+    let &(open, close) = CODE_TAGS.iter().find(|(open, _)| {
+        t.strip_prefix(open)
+            .is_some_and(|r| r.starts_with(['>', ' ']))
+    })?;
+    let end = t.find('>')?;
+    if !t[end + 1..].trim().is_empty() || !rest.iter().any(|l| closes_tag(l, close)) {
+        return None;
+    }
+    let lang = t[open.len()..end]
+        .split_once("lang=\"")
+        .and_then(|(_, r)| r.split_once('"'))
+        .map_or("", |(lang, _)| lang);
+    let indent = &line[..line.len() - t.len()];
+    Some((
+        Fence {
+            ch: b'`',
+            len: 3,
+            tag: Some(close),
+        },
+        format!("{indent}```{lang}"),
+    ))
+}
+
+/// A line that is only the closing tag `close`.
+fn closes_tag(line: &str, close: &str) -> bool {
+    line.trim() == close
 }
 
 /// An opening code fence: ≥ 3 backticks or tildes; a backtick fence's info
@@ -516,10 +555,13 @@ fn fence_open(line: &str) -> Option<Fence> {
     let t = line.trim_start_matches([' ', '\t']).as_bytes();
     let ch = *t.first().filter(|c| matches!(c, b'`' | b'~'))?;
     let len = t.iter().take_while(|&&c| c == ch).count();
-    (len >= 3 && !(ch == b'`' && t[len..].contains(&b'`'))).then_some(Fence { ch, len })
+    (len >= 3 && !(ch == b'`' && t[len..].contains(&b'`'))).then_some(Fence { ch, len, tag: None })
 }
 
 fn fence_closes(line: &str, fence: &Fence) -> bool {
+    if let Some(close) = fence.tag {
+        return closes_tag(line, close);
+    }
     let t = line.trim_start_matches([' ', '\t']).as_bytes();
     let len = t.iter().take_while(|&&c| c == fence.ch).count();
     len >= fence.len && t[len..].iter().all(u8::is_ascii_whitespace)
@@ -537,12 +579,16 @@ fn clean_lines(raw: &[&str], start: usize) -> (Vec<Line>, Option<usize>) {
     for (i, &line) in raw.iter().enumerate().skip(start) {
         let no = i + 1;
         if let Some((open, _)) = &fence {
+            let mut text = line.to_owned();
             if fence_closes(line, open) {
+                if open.tag.is_some() {
+                    text = format!("{}```", &line[..line.len() - line.trim_start().len()]);
+                }
                 fence = None;
             }
             out.push(Line {
                 no,
-                text: line.to_owned(),
+                text,
                 fence: true,
             });
             continue;
@@ -555,11 +601,14 @@ fn clean_lines(raw: &[&str], start: usize) -> (Vec<Line>, Option<usize>) {
             };
             in_comment = false;
             rest = &line[end + 3..];
-        } else if let Some(open) = fence_open(line) {
+        } else if let Some((open, text)) = fence_open(line)
+            .map(|f| (f, line.to_owned()))
+            .or_else(|| tag_block_open(line, &raw[i + 1..]))
+        {
             fence = Some((open, no));
             out.push(Line {
                 no,
-                text: line.to_owned(),
+                text,
                 fence: true,
             });
             continue;

@@ -1374,6 +1374,26 @@ mod tests {
     }
 
     #[test]
+    fn an_html_code_block_is_code_of_the_rule_before_it() {
+        let text = "# PHP\n\n## Type Declarations\n\n- Always use explicit return type declarations for methods and functions.\n\n<code-snippet name=\"Explicit Return Types\" lang=\"php\">\nprotected function isAccessible(User $user): bool\n{\n    ...\n}\n</code-snippet>\n\n<pre>\nfn main() {}\n</pre>\n";
+        let file = parse(text, RuleFormat::Markdown).unwrap();
+        let (drafts, _) = drafts(&file, "AGENTS.md", None);
+        let titles: Vec<&str> = drafts.iter().map(|d| d.draft.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            ["Always use explicit return type declarations for methods and functions"],
+            "{titles:?}"
+        );
+        let detail = &drafts[0].draft.detail;
+        assert!(
+            detail.contains("```php\nprotected function isAccessible(User $user): bool\n{")
+                && detail.contains("}\n```"),
+            "{detail}"
+        );
+        assert!(detail.contains("```\nfn main() {}\n```"), "{detail}");
+    }
+
+    #[test]
     fn a_list_of_links_is_one_memory_titled_by_its_heading() {
         let text = "# Guide\n\n## Build\n\n- Use `build.cmd` instead of `build.sh` on Windows.\n\n## References\n\n- [`.editorconfig`](/.editorconfig)\n- [Building CoreCLR Guide](/docs/workflow/building/coreclr/README.md)\n- [Building and Running CoreCLR Tests](/docs/workflow/testing/coreclr/testing.md)\n- [Building Mono](/docs/workflow/building/mono/README.md)\n";
         let t = titles(text, "AGENTS.md");
