@@ -62,7 +62,7 @@
 use crate::model::{Memory, MemoryId, Status};
 
 use super::decide::{
-    DUPLICATE, Features, OVERLAP, RELATED, RESTATED, SAME_TOPIC_TEXT, Scored, owned, round,
+    DUPLICATE, Features, OVERLAP, RELATED, RESTATED, RETOLD, SAME_TOPIC_TEXT, Scored, owned, round,
 };
 use super::subject::Repeat;
 use super::text::{TEMPORARY_WORDING, find_phrases};
@@ -839,6 +839,25 @@ fn specific_leader<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
     (best.specific.len() >= 2 && 2 * runner_up <= best.specific.len()).then_some(best)
 }
 
+/// Whether the candidate retells the target in a summary alike (see
+/// [`Scored::traded`]): it brings fewer than two words beyond those of the
+/// target it leaves out.
+fn retells(scored: &Scored) -> bool {
+    scored.evidence.summary >= RETOLD
+        && scored
+            .traded
+            .is_some_and(|(brings, leaves)| brings < leaves + 2)
+}
+
+/// Whether a candidate whose body says what the target's does only tells
+/// it at more length: it brings fewer than two words beyond twice those it
+/// leaves out.
+fn tells_at_length(scored: &Scored) -> bool {
+    scored
+        .traded
+        .is_some_and(|(brings, leaves)| brings < 2 * leaves + 2)
+}
+
 /// The merge and split rules, on the chosen comparable memory.
 fn merge_or_split(
     features: &Features,
@@ -854,7 +873,8 @@ fn merge_or_split(
         || (best.combined >= RELATED
             && best.scope == ScopeRelation::Narrower
             && best.summary >= 0.7);
-    if duplicate && (!best.adds_information || (scored.retells && best.additive_wording.is_empty()))
+    if duplicate
+        && (!best.adds_information || (retells(scored) && best.additive_wording.is_empty()))
     {
         return Some((
             Relation::Duplicate,
@@ -942,11 +962,13 @@ fn merge_or_split(
         && !runner_up_close
         && !scored.tools_apart
     {
-        let (relation, what) = if additive {
-            (Relation::AdditiveUpdate, "adds to")
-        } else {
-            (Relation::Duplicate, "repeats")
-        };
+        // Alike bodies that only trade words tell the same.
+        let (relation, what) =
+            if additive && (!tells_at_length(scored) || !best.additive_wording.is_empty()) {
+                (Relation::AdditiveUpdate, "adds to")
+            } else {
+                (Relation::Duplicate, "repeats")
+            };
         return Some((
             relation,
             Decision::Merge,
@@ -1154,7 +1176,7 @@ fn claim_update(live: &[&Scored], scored: &Scored) -> Option<Verdict> {
     }
     claimed(live).filter(|c| c.evidence.target == best.target)?;
     let (relation, what) =
-        if (best.adds_information && !scored.retells) || !best.additive_wording.is_empty() {
+        if (best.adds_information && !retells(scored)) || !best.additive_wording.is_empty() {
             (Relation::AdditiveUpdate, "adds to")
         } else {
             (Relation::Duplicate, "repeats")

@@ -67,7 +67,7 @@ pub const OVERLAP: f64 = 0.35;
 pub(super) const RESTATED: f64 = 0.25;
 
 /// Summary similarity from which a candidate that trades words with the
-/// target without adding any retells it (see [`Scored::retells`]); a
+/// target without adding any retells it (see [`Scored::traded`]); a
 /// summary that shares only the vocabulary ("the terraform-locks table"
 /// with another reason around it) stays under it.
 pub(super) const RETOLD: f64 = 0.7;
@@ -562,11 +562,12 @@ pub(super) struct Scored {
     /// The titles share a word that can tell things apart (not "use",
     /// "always", "service"): they may be about the same thing.
     pub(super) titles_share: bool,
-    /// The candidate retells the target: its summary is alike (at least
-    /// [`RETOLD`]), it brings fewer than two words beyond those of the
-    /// target it leaves out, and no path or detail of its own. Merged, it
-    /// is a duplicate, whatever words it trades.
-    pub(super) retells: bool,
+    /// The words the candidate brings beyond the target's and the target's
+    /// it leaves out (content words, by their roots), when it has no path
+    /// or detail of its own: a retelling trades words ("needs" for "must"),
+    /// an addition brings words and leaves few out (see
+    /// `classify::retells`).
+    pub(super) traded: Option<(usize, usize)>,
     /// Topic words both memories use and no other memory compared with the
     /// candidate does: what the two have in common that nothing else has.
     pub(super) specific: Vec<String>,
@@ -1089,7 +1090,7 @@ pub(super) fn evidence(
         scope,
     } = closeness;
     let target_words = text::tokens(&target_features.text);
-    let (adds_information, retells) =
+    let (adds_information, traded) =
         adds_information(candidate, target, target_features, &closeness);
     let Replacement {
         phrases: replacement_wording,
@@ -1145,7 +1146,7 @@ pub(super) fn evidence(
         ),
         changed,
         titles_share: titles_share(features, target_features),
-        retells,
+        traded,
         cross_type: candidate.kind != target.kind,
         kin: candidate.kind != target.kind && same_kind(candidate.kind, target.kind),
         rules_pair: rules_pair(candidate.kind, target.kind),
@@ -1809,13 +1810,13 @@ const CONNECTIVES: &[&str] = &[
 /// Whether the candidate adds to the target: two or more new summary words
 /// (not another form of one the target uses: "starts" for "started"),
 /// tags, paths or modules the target lacks, or a detail of its own; and
-/// whether it only retells the target ([`Scored::retells`]).
+/// the words it trades with it ([`Scored::traded`]).
 fn adds_information(
     candidate: &Memory,
     target: &Memory,
     target_features: &Features,
     closeness: &Closeness,
-) -> (bool, bool) {
+) -> (bool, Option<(usize, usize)>) {
     let content = |w: &String| {
         w.chars().count() >= 3 && !text::is_stopword(w) && !CONNECTIVES.contains(&w.as_str())
     };
@@ -1838,9 +1839,9 @@ fn adds_information(
             .iter()
             .any(|m| !target.scope.modules.contains(m))
         || own_detail;
-    // A retelling trades words: for each word it brings, it leaves one of
-    // the target's out ("needs" for "must", "history" for "historical
-    // runs"), so what it brings beyond what it leaves out is under two.
+    // A retelling trades words: for the words it brings, it leaves the
+    // target's out ("needs" for "must", "history" for "historical runs");
+    // an addition brings words and leaves few out.
     let own = text::roots(&format!(
         "{}\n{}\n{}",
         candidate.title, candidate.summary, candidate.detail
@@ -1849,9 +1850,10 @@ fn adds_information(
         .iter()
         .filter(|w| content(w) && !text::has_root(&own, &text::root(w)))
         .count();
-    let retells =
-        closeness.summary >= RETOLD && new_words < left_out + 2 && !new_paths && !own_detail;
-    (adds, retells)
+    (
+        adds,
+        (!new_paths && !own_detail).then_some((new_words, left_out)),
+    )
 }
 
 /// The identifiers, code spans and amounts both texts name (see
@@ -4865,12 +4867,14 @@ mod tests {
             // The same sentence with its words traded ("needs" for "must",
             // "put" for "wrap", "redeploy" for "retry"): nothing is added.
             (
+                "Schema migrations run in one transaction",
                 "Every migration needs to put its statements in a single transaction, so a \
                  failure halfway leaves the schema as it was and the deploy can be retried.",
                 Relation::Duplicate,
             ),
             // The same sentence with a clause of its own.
             (
+                "Schema migrations run in one transaction",
                 "Every migration must wrap its statements in a single transaction, so a \
                  failure halfway leaves the schema as it was and the deploy can simply retry; \
                  CREATE INDEX CONCURRENTLY cannot run inside one and goes in its own file.",
@@ -4878,19 +4882,14 @@ mod tests {
             ),
             // The title's rule with another reason around the same words.
             (
+                "Schema migrations run in one transaction",
                 "We run each migration in a single transaction because the team lost a \
                  weekend to a half-applied schema during the 2024 outage.",
                 Relation::AdditiveUpdate,
             ),
         ];
-        for (summary, relation) in cases {
-            let out = review_new(
-                &stored,
-                Convention,
-                "Schema migrations run in one transaction",
-                summary,
-                &["db/migrations/**"],
-            );
+        for (title, summary, relation) in cases {
+            let out = review_new(&stored, Convention, title, summary, &["db/migrations/**"]);
             assert_eq!(
                 (
                     out.decision,
@@ -4901,6 +4900,68 @@ mod tests {
                 "{summary}\n{out:#?}"
             );
         }
+    }
+
+    #[test]
+    fn bodies_that_say_the_same_in_more_words_are_a_duplicate() {
+        use MemoryType::Gotcha;
+        let stored = [
+            memory(
+                "cache-thrash-0001",
+                Gotcha,
+                "Unconditional cache writes make the worker thrash",
+                "Writing the cache entry on every request evicts hot keys and fills the \
+                 disk. Compare the computed entry with the stored one and only call \
+                 cache.put when they differ.",
+                &["worker/**"],
+            ),
+            memory(
+                "cache-ttl-0002",
+                Gotcha,
+                "Cache entries expire after ten minutes",
+                "The TTL is set in worker/config.toml; a longer one serves stale prices.",
+                &["worker/**"],
+            ),
+            memory(
+                "cache-keys-0003",
+                Gotcha,
+                "Cache keys are namespaced per tenant",
+                "Every cache key starts with the tenant id; a write without it leaks a hot \
+                 entry across tenants.",
+                &["worker/**"],
+            ),
+            memory(
+                "worker-disk-0004",
+                Gotcha,
+                "The worker disk fills when logs rotate late",
+                "Log files grow until logrotate runs; evict old files first when the disk \
+                 ends up full.",
+                &["worker/**"],
+            ),
+        ];
+        let out = review_new(
+            &stored,
+            Gotcha,
+            "Write the cache only when the entry actually changed",
+            "In the handler, diff the new entry against what is cached and skip the put \
+             if nothing differs - every write evicts a hot key and the disk ends up \
+             filling itself endlessly.",
+            &["worker/**"],
+        );
+        assert_eq!(
+            (
+                out.decision,
+                out.relation,
+                out.targets.first().map(MemoryId::as_str)
+            ),
+            (
+                Decision::Merge,
+                Relation::Duplicate,
+                Some("cache-thrash-0001")
+            ),
+            "{}",
+            out.reason
+        );
     }
 
     #[test]
