@@ -1002,6 +1002,31 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
         return Some(old.clone());
     }
     let lower = features.text.to_lowercase();
+    // A file that gave way to another of its kind in the same tree, which
+    // the candidate never names again: `dags/orders/daily_load.py` "now"
+    // for `dags/daily_orders_etl.py`, under the same title or a name that
+    // shares a word.
+    let stem_words = |p: &str| -> BTreeSet<String> {
+        file_name(p)
+            .and_then(|n| n.rsplit_once('.'))
+            .map(|(stem, _)| text::roots(&stem.replace(['_', '-'], " ")))
+            .unwrap_or_default()
+    };
+    let same_title = text::words(&candidate.title) == text::words(&target.title);
+    if let Some(old) = target.scope.paths.iter().find(|t| {
+        literal(t)
+            && !own.contains(*t)
+            && file_name(t).is_some_and(|name| !lower.contains(&name.to_lowercase()))
+            && own.iter().any(|o| {
+                literal(o)
+                    && !target.scope.paths.contains(o)
+                    && o.split('/').next() == t.split('/').next()
+                    && o.rsplit_once('.').map(|(_, e)| e) == t.rsplit_once('.').map(|(_, e)| e)
+                    && (same_title || !stem_words(o).is_disjoint(&stem_words(t)))
+            })
+    }) {
+        return Some(old.clone());
+    }
     // The old file turned down by name: "webhooks are in routes/webhooks.php
     // now - don't add them to routes/api.php".
     if let Some(old) = target
@@ -3271,7 +3296,35 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 13] = [
+        let rows: [Row; 15] = [
+            (
+                "a file that gave way to another, the old one named no more",
+                (
+                    "Rebuilding the search index",
+                    "Rebuild with `bin/rake search:reindex_products`; the task is defined in lib/tasks/search_reindex_products.rake.",
+                    &["lib/tasks/search_reindex_products.rake"],
+                ),
+                (
+                    "Rebuilding the search index",
+                    "The task is now search:rebuild in lib/tasks/search/rebuild.rake; run `bin/rake search:rebuild`. The old name is gone.",
+                    &["lib/tasks/search/rebuild.rake"],
+                ),
+                Decision::Supersede,
+            ),
+            (
+                "another file of the same tree that adds a step, the old one still named",
+                (
+                    "Rebuilding the search index",
+                    "Rebuild with `bin/rake search:reindex_products`; the task is defined in lib/tasks/search_reindex_products.rake.",
+                    &["lib/tasks/search_reindex_products.rake"],
+                ),
+                (
+                    "Rebuilding the search index",
+                    "After search_reindex_products.rake finishes, now also run lib/tasks/search/warm.rake so the first queries are not cold.",
+                    &["lib/tasks/search/warm.rake"],
+                ),
+                Decision::Accept,
+            ),
             (
                 "a module that became a package, in those words",
                 (
