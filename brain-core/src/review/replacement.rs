@@ -113,6 +113,7 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     THERE_IS_NO,
     THERE_ARE_NO,
     "anymore",
+    "any more",
     "went away",
     "going away",
     STOP_DOING,
@@ -318,7 +319,7 @@ fn object_side(phrase: &str) -> Side {
     match phrase {
         // The passive names what went before it; after it comes where from
         // ("X was removed from the admin dashboard").
-        "not anymore" | "anymore" | "replaced by" | "superseded by" | "in favor of"
+        "not anymore" | "anymore" | "any more" | "replaced by" | "superseded by" | "in favor of"
         | "in favour of" | "gone" | "went away" | "going away" | "moved to"
         | "moved into" | "extracted into" | "split into" | "was split up" | "were split up"
         | "been split up" | "relocated to" | "now lives in"
@@ -1012,6 +1013,10 @@ mod tests {
             (
                 "We don't shard by tenant anymore.",
                 &[("anymore", &[&["shard", "tenant"]])],
+            ),
+            (
+                "Nobody applies DDL from the bastion any more.",
+                &[("any more", &[&["nobody", "ddl", "bastion"]])],
             ),
             // Said of a thing, "stop" is a symptom, not a practice given up.
             ("Once a value is missing the joins stop matching.", &[]),
