@@ -342,6 +342,9 @@ const EPISODIC: &[&str] = &[
     "pick this up",
     "will continue",
     "continue with",
+    "post an update",
+    "will report back",
+    "will follow up",
     "next session",
     "after the meeting",
     "another meeting",
@@ -1185,6 +1188,11 @@ mod tests {
             (
                 "Blocked by the security review",
                 "Still waiting on the security team for the OAuth scopes; pinged them again.",
+                true,
+            ),
+            (
+                "Nightly export job",
+                "digging through the nightly export failures right now, will report back in the thread",
                 true,
             ),
             (
