@@ -478,8 +478,8 @@ fn headings(section: &Section) -> Vec<String> {
         .headings
         .iter()
         .map(|h| {
-            h.replace(['*', '`'], "")
-                .trim()
+            let h = h.replace(['*', '`'], "");
+            without_section_number(h.trim())
                 .trim_end_matches(':')
                 .trim()
                 .to_owned()
@@ -490,6 +490,29 @@ fn headings(section: &Section) -> Vec<String> {
         h.remove(0);
     }
     h
+}
+
+/// A heading without the number of its section ("2. Contribution
+/// Requirements", "7.3 References", "1) Setup"): the number orders the
+/// file, it names nothing. "2FA setup" and "3D assets" keep theirs.
+fn without_section_number(heading: &str) -> &str {
+    let digits = heading
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(heading.len());
+    if digits == 0 || !heading.starts_with(|c: char| c.is_ascii_digit()) {
+        return heading;
+    }
+    // A number is a section's when a dot or a parenthesis marks it ("2.",
+    // "7.3", "1)"); "2024 roadmap" is a year.
+    let paren = heading[digits..].strip_prefix(')');
+    let marked = paren.is_some() || heading[..digits].contains('.');
+    let rest = paren.unwrap_or(&heading[digits..]);
+    let rest_trimmed = rest.trim_start();
+    if marked && rest.len() > rest_trimmed.len() && rest_trimmed.starts_with(char::is_alphabetic) {
+        rest_trimmed
+    } else {
+        heading
+    }
 }
 
 #[allow(clippy::too_many_lines, reason = "one draft, field by field")]
@@ -1391,6 +1414,24 @@ mod tests {
             "{detail}"
         );
         assert!(detail.contains("```\nfn main() {}\n```"), "{detail}");
+    }
+
+    #[test]
+    fn a_section_number_is_no_word_of_a_heading() {
+        for (heading, want) in [
+            ("2. Contribution Requirements", "Contribution Requirements"),
+            ("7.3 References", "References"),
+            ("1) Setup", "Setup"),
+            ("2FA setup", "2FA setup"),
+            ("3D assets", "3D assets"),
+            ("2024 roadmap", "2024 roadmap"),
+            ("1.5x speed-ups", "1.5x speed-ups"),
+        ] {
+            assert_eq!(without_section_number(heading), want, "{heading}");
+        }
+        let text = "# Guide\n\n## 2. Threading Issues\n\n```swift\nawait MainActor.run { update() }\n```\n";
+        let t = titles(text, "AGENTS.md");
+        assert_eq!(t, ["Threading Issues"], "{t:?}");
     }
 
     #[test]
