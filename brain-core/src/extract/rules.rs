@@ -1216,13 +1216,18 @@ mod tests {
     use crate::extract::markdown::{RuleFormat, parse};
 
     fn titles(text: &str, name: &str) -> Vec<String> {
+        titles_and_details(text, name).0
+    }
+
+    /// The titles and the details of the drafts of a rule file's text.
+    fn titles_and_details(text: &str, name: &str) -> (Vec<String>, Vec<String>) {
         let format = crate::extract::markdown::format_for(name).unwrap_or(RuleFormat::Markdown);
         let file = parse(text, format).unwrap();
         drafts(&file, name, None)
             .0
             .into_iter()
-            .map(|d| d.draft.title)
-            .collect()
+            .map(|d| (d.draft.title, d.draft.detail))
+            .unzip()
     }
 
     #[test]
@@ -1385,29 +1390,25 @@ mod tests {
     #[test]
     fn a_list_that_only_names_files_joins_the_text_before_it() {
         let text = "# Guide\n\n## Architecture\n\n### Server plumbing\n\nThe basic server functionality for talking to the client and handling requests.\n\n- `lib/server.rb`\n- `lib/base_server.rb`\n- `lib/global_state.rb`\n";
-        let file = parse(text, RuleFormat::Markdown).unwrap();
-        let (drafts, _) = drafts(&file, "AGENTS.md", None);
-        let titles: Vec<&str> = drafts.iter().map(|d| d.draft.title.as_str()).collect();
+        let (titles, details) = titles_and_details(text, "AGENTS.md");
         assert_eq!(
             titles,
             ["The basic server functionality for talking to the client and handling requests"],
             "{titles:?}"
         );
-        assert!(drafts[0].draft.detail.contains("- `lib/global_state.rb`"));
+        assert!(details[0].contains("- `lib/global_state.rb`"));
     }
 
     #[test]
     fn an_html_code_block_is_code_of_the_rule_before_it() {
         let text = "# PHP\n\n## Type Declarations\n\n- Always use explicit return type declarations for methods and functions.\n\n<code-snippet name=\"Explicit Return Types\" lang=\"php\">\nprotected function isAccessible(User $user): bool\n{\n    ...\n}\n</code-snippet>\n\n<pre>\nfn main() {}\n</pre>\n";
-        let file = parse(text, RuleFormat::Markdown).unwrap();
-        let (drafts, _) = drafts(&file, "AGENTS.md", None);
-        let titles: Vec<&str> = drafts.iter().map(|d| d.draft.title.as_str()).collect();
+        let (titles, details) = titles_and_details(text, "AGENTS.md");
         assert_eq!(
             titles,
             ["Always use explicit return type declarations for methods and functions"],
             "{titles:?}"
         );
-        let detail = &drafts[0].draft.detail;
+        let detail = &details[0];
         assert!(
             detail.contains("```php\nprotected function isAccessible(User $user): bool\n{")
                 && detail.contains("}\n```"),
