@@ -725,7 +725,10 @@ fn found_by_form(clause: &[String], raw: &[String]) -> Vec<Occurrence> {
 /// Whether a single-word phrase found at `start` is no replacement phrase
 /// there: the start of a longer one ("replaced by", "moved to" are phrases
 /// of their own), or a participle of a move after a determiner, which
-/// describes the thing ("put the attribute on the renamed field").
+/// describes the thing ("put the attribute on the renamed field"); or
+/// "any more" before a word: it ends the clause it retires ("nobody runs
+/// it by hand any more"), before a noun it counts ("won't start any more
+/// workers").
 fn part_of_another(
     phrase: &str,
     clause: &[String],
@@ -742,7 +745,8 @@ fn part_of_another(
     let attributive = matches!(phrase, "renamed" | "moved" | "relocated" | "migrated")
         && start > 0
         && DETERMINERS.contains(&raw[start - 1].as_str());
-    longer || attributive
+    let counts = phrase == "any more" && raw.get(start + len).is_some();
+    longer || attributive || counts
 }
 
 /// What a bare move verb ("moved", "switched") says was left, in the words
@@ -1017,6 +1021,10 @@ mod tests {
             (
                 "Nobody applies DDL from the bastion any more.",
                 &[("any more", &[&["nobody", "ddl", "bastion"]])],
+            ),
+            (
+                "The scheduler won't start any more workers once the pool is full.",
+                &[],
             ),
             // Said of a thing, "stop" is a symptom, not a practice given up.
             ("Once a value is missing the joins stop matching.", &[]),
