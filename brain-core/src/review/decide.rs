@@ -1004,8 +1004,9 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
     let lower = features.text.to_lowercase();
     // A file that gave way to another of its kind in the same tree, which
     // the candidate never names again: `dags/orders/daily_load.py` "now"
-    // for `dags/daily_orders_etl.py`, under the same title or a name that
-    // shares a word.
+    // for `dags/daily_orders_etl.py` under the same title; under another
+    // title, a name that shares a word and a word of a move ("the shared
+    // pipeline moved": `ci.yml` for `ci-reusable.yml`).
     let stem_words = |p: &str| -> BTreeSet<String> {
         file_name(p)
             .and_then(|n| n.rsplit_once('.'))
@@ -1013,6 +1014,12 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
             .unwrap_or_default()
     };
     let same_title = text::words(&candidate.title) == text::words(&target.title);
+    let says_moved = text::words(&features.text).iter().any(|w| {
+        let r = text::root(w);
+        ["mov", "renam", "relocat", "migrat"]
+            .iter()
+            .any(|m| r.starts_with(m))
+    });
     if let Some(old) = target.scope.paths.iter().find(|t| {
         literal(t)
             && !own.contains(*t)
@@ -1022,7 +1029,7 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
                     && !target.scope.paths.contains(o)
                     && o.split('/').next() == t.split('/').next()
                     && o.rsplit_once('.').map(|(_, e)| e) == t.rsplit_once('.').map(|(_, e)| e)
-                    && (same_title || !stem_words(o).is_disjoint(&stem_words(t)))
+                    && (same_title || (says_moved && !stem_words(o).is_disjoint(&stem_words(t))))
             })
     }) {
         return Some(old.clone());
@@ -3296,7 +3303,21 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 15] = [
+        let rows: [Row; 16] = [
+            (
+                "another file of the tree whose name shares a word, nothing said to move",
+                (
+                    "Orders ETL loads into the warehouse",
+                    "dags/daily_orders_etl.py loads the orders tables into Snowflake before 06:00.",
+                    &["dags/daily_orders_etl.py"],
+                ),
+                (
+                    "Refunds ETL waits for the payments export",
+                    "dags/daily_refunds_etl.py now starts only after the payments export sensor succeeds.",
+                    &["dags/daily_refunds_etl.py"],
+                ),
+                Decision::Accept,
+            ),
             (
                 "a file that gave way to another, the old one named no more",
                 (
