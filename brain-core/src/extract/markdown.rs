@@ -23,7 +23,10 @@
 //!   comments or list items, and a fence is never split across sections or
 //!   items. A fence still open at the end of the file is treated as closed
 //!   there (as `CommonMark` renders it) and its opening line is reported in
-//!   [`RuleFile::unclosed_fence`] so the caller can warn.
+//!   [`RuleFile::unclosed_fence`] so the caller can warn. An HTML block of
+//!   code on lines of its own, closed on a later line (`<code-snippet
+//!   lang="php">` … `</code-snippet>`, `<pre>` … `</pre>`), is a fence too:
+//!   its tags read as `` ```php `` and `` ``` ``.
 //! - **Items.** [`Section::items`] are the section's top-level blocks, in
 //!   order: each top-level bullet or numbered item (with its continuation
 //!   lines, nested lists and nested code, dedented to the item's content) and
