@@ -168,6 +168,9 @@ pub(super) struct Features {
     /// Whether it says where things are now ([`MOVE_WORDS`]), found when
     /// first needed.
     says_where: OnceCell<bool>,
+    /// Whether it says something moved ([`MOVE_VERBS`]), found when first
+    /// needed.
+    says_moved: OnceCell<bool>,
 }
 
 impl Features {
@@ -208,6 +211,7 @@ impl Features {
             apart: OnceCell::new(),
             addresses: OnceCell::new(),
             says_where: OnceCell::new(),
+            says_moved: OnceCell::new(),
             terms: text::terms(&text),
             quantities: text::quantities(&text),
             title_tokens: text::tokens(&m.title),
@@ -330,6 +334,16 @@ impl Features {
             text::words(&self.text)
                 .iter()
                 .any(|w| MOVE_WORDS.iter().any(|m| text::root(w).starts_with(m)))
+        })
+    }
+
+    /// Whether the text says in a verb that something moved: "moved",
+    /// "renamed", "relocated", "migrated" (see [`MOVE_VERBS`]), not "now".
+    fn says_moved(&self) -> bool {
+        *self.says_moved.get_or_init(|| {
+            text::words(&self.text)
+                .iter()
+                .any(|w| MOVE_VERBS.iter().any(|m| text::root(w).starts_with(m)))
         })
     }
 
@@ -902,6 +916,9 @@ const MOVE_WORDS: &[&str] = &[
     "becom",
 ];
 
+/// Roots of the verbs of a move (see [`Features::says_moved`]).
+const MOVE_VERBS: &[&str] = &["mov", "renam", "relocat", "migrat"];
+
 /// The name of the file a path names (`auth.global.ts`), not a pattern.
 fn file_name(path: &str) -> Option<&str> {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -1014,12 +1031,6 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
             .unwrap_or_default()
     };
     let same_title = text::words(&candidate.title) == text::words(&target.title);
-    let says_moved = text::words(&features.text).iter().any(|w| {
-        let r = text::root(w);
-        ["mov", "renam", "relocat", "migrat"]
-            .iter()
-            .any(|m| r.starts_with(m))
-    });
     if let Some(old) = target.scope.paths.iter().find(|t| {
         literal(t)
             && !own.contains(*t)
@@ -1029,7 +1040,8 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
                     && !target.scope.paths.contains(o)
                     && o.split('/').next() == t.split('/').next()
                     && o.rsplit_once('.').map(|(_, e)| e) == t.rsplit_once('.').map(|(_, e)| e)
-                    && (same_title || (says_moved && !stem_words(o).is_disjoint(&stem_words(t))))
+                    && (same_title
+                        || (features.says_moved() && !stem_words(o).is_disjoint(&stem_words(t))))
             })
     }) {
         return Some(old.clone());
@@ -1123,7 +1135,7 @@ pub(super) fn evidence(
     } = closeness;
     let target_words = text::tokens(&target_features.text);
     let (adds_information, traded) =
-        adds_information(candidate, target, target_features, &closeness);
+        adds_information(candidate, features, target, target_features, &closeness);
     let Replacement {
         phrases: replacement_wording,
         restates_title,
@@ -1845,6 +1857,7 @@ const CONNECTIVES: &[&str] = &[
 /// the words it trades with it ([`Scored::traded`]).
 fn adds_information(
     candidate: &Memory,
+    features: &Features,
     target: &Memory,
     target_features: &Features,
     closeness: &Closeness,
@@ -1874,13 +1887,9 @@ fn adds_information(
     // A retelling trades words: for the words it brings, it leaves the
     // target's out ("needs" for "must", "history" for "historical runs");
     // an addition brings words and leaves few out.
-    let own = text::roots(&format!(
-        "{}\n{}\n{}",
-        candidate.title, candidate.summary, candidate.detail
-    ));
     let left_out = text::tokens(&target.summary)
         .iter()
-        .filter(|w| content(w) && !text::has_root(&own, &text::root(w)))
+        .filter(|w| content(w) && !text::has_root(&features.roots, &text::root(w)))
         .count();
     (
         adds,
