@@ -335,6 +335,18 @@ fn supersede(scored: &Scored) -> Verdict {
     )
 }
 
+/// Whether the candidate gives a new value for what a live memory states,
+/// as [`changed_value`] finds it: "Bumped ci/nightly-version to
+/// nightly-2025-01-20" reads as a report of work, but it is the news of the
+/// pin that memory records.
+fn changes_stored_value(features: &Features, all: &[Scored]) -> bool {
+    let live: Vec<&Scored> = all
+        .iter()
+        .filter(|s| s.evidence.target_status != Status::Dismissed && !s.same_run)
+        .collect();
+    changed_value(&live, features).is_some()
+}
+
 fn classify(features: &Features, all: &[Scored]) -> Verdict {
     // Dismissed knowledge stays dismissed whatever type it comes back as;
     // other memories of another type are no repeat (nor closer than one).
@@ -345,7 +357,9 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
     if let Some(verdict) = rejected_repeat(&repeats) {
         return verdict;
     }
-    if let Some(why) = &features.no_value {
+    if let Some(why) = &features.no_value
+        && !changes_stored_value(features, all)
+    {
         return (
             Relation::NoDurableValue,
             Decision::Reject,

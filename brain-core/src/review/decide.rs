@@ -5137,6 +5137,51 @@ mod tests {
     }
 
     #[test]
+    fn a_report_of_work_that_moves_a_stored_pin_supersedes_it() {
+        use MemoryType::{Convention, Decision as D};
+        let stored = [
+            memory(
+                "nightly-pin-0001",
+                Convention,
+                "Fuzz and Miri jobs use a pinned nightly",
+                "The nightly used by cargo-fuzz and miri in CI is pinned in ci/nightly-version \
+                 (nightly-2024-11-01) so upstream breakage doesn't turn main red.",
+                &["ci/nightly-version"],
+            ),
+            memory(
+                "dart-sdk-0001",
+                D,
+                "Minimum Dart SDK is 3.4",
+                "pubspec.yaml requires Dart '>=3.4.0 <4.0.0'.",
+                &[],
+            ),
+        ];
+        // The bump is the news of the pin the memory records.
+        let out = review_new(
+            &stored,
+            Convention,
+            "CI nightly is nightly-2025-01-20",
+            "Bumped ci/nightly-version to nightly-2025-01-20 - needed the sanitizer fix \
+             for aarch64 linux. Fuzz and miri jobs both read it.",
+            &["ci/nightly-version"],
+        );
+        assert_eq!(
+            verdict_of(&out),
+            (Decision::Supersede, Some("nightly-pin-0001")),
+            "{out:#?}"
+        );
+        // A release's version bump changes no stored value: still a report.
+        let out = review_new(
+            &stored,
+            D,
+            "chore: bump version to 2.3.1",
+            "Update pubspec.yaml and CHANGELOG.md for the 2.3.1 release.",
+            &["pubspec.yaml", "CHANGELOG.md"],
+        );
+        assert_eq!(out.decision, Decision::Reject, "{out:#?}");
+    }
+
+    #[test]
     fn a_reported_retirement_of_what_a_memory_is_about_replaces_it() {
         use MemoryType::Decision as D;
         let stored = [

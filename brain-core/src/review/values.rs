@@ -522,6 +522,10 @@ pub(super) fn values(text: &str) -> Vec<Value> {
             // `node:20-alpine`: the tag of the image named.
             before.push((text::root(image), image.to_owned()));
             found = Some((Amount::Tag(tag.to_owned()), core.to_owned(), None, true));
+        } else if let Some((name, date)) = dated_name(core) {
+            // `nightly-2024-11-01`: the date pins the name, like a tag.
+            before.push((text::root(name), name.to_owned()));
+            found = Some((Amount::Tag(date.to_owned()), core.to_owned(), None, true));
         } else if let Some((name, value)) = core.rsplit_once('=') {
             // `key=value`: the value of `key`.
             let name = name.trim_start_matches('-');
@@ -635,6 +639,29 @@ fn image_reference(core: &str) -> Option<(&str, &str)> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
     (is_name && is_tag).then_some((name, tag))
+}
+
+/// A name pinned by a date glued to it (`nightly-2024-11-01`,
+/// `snapshot-2025-03-10`), as the name and the date: what a toolchain or a
+/// snapshot is pinned to, like an image's tag.
+fn dated_name(core: &str) -> Option<(&str, &str)> {
+    let (name, date) = core.split_at(core.len().checked_sub(10)?);
+    let name = name.strip_suffix('-')?;
+    let bytes = date.as_bytes();
+    let is_date = bytes.len() == 10
+        && bytes.iter().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                *b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    let is_name = name.len() >= 2
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    (is_date && is_name).then_some((name, date))
 }
 
 /// Whether the clause that `before` ends gives something a name ("binds
@@ -1278,6 +1305,18 @@ mod tests {
                     "services/node-* use node:20-alpine for the runtime stage.",
                 ),
                 Some("node:20-alpine → node:22-bookworm-slim"),
+            ),
+            // A date glued to a name pins it as a tag does.
+            (
+                v(
+                    "The pinned nightly moved",
+                    "Bumped ci/nightly-version to nightly-2025-01-20 for the sanitizer fix.",
+                ),
+                v(
+                    "Fuzz jobs use a pinned nightly",
+                    "The nightly is pinned in ci/nightly-version (nightly-2024-11-01).",
+                ),
+                Some("nightly-2024-11-01 → nightly-2025-01-20"),
             ),
             // Another image, or a host and port, is no pin of the same thing.
             (
