@@ -441,12 +441,32 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
             ),
         )
     });
-    if verdict.1 == Decision::Merge
-        && let Some(why) = merge_contradicts(scored)
-    {
-        return ambiguous(&live, best, why);
+    if verdict.1 == Decision::Merge {
+        if let Some(why) = merge_contradicts(scored) {
+            return ambiguous(&live, best, why);
+        }
+        if let Some(dismissed) = closer_dismissed(all, best) {
+            let why = format!(
+                "is closer to dismissed `{}` (similarity {:.2}) than to `{}` ({:.2}): \
+                 a person should decide whether it repeats what was turned down",
+                dismissed.target, dismissed.combined, best.target, best.combined
+            );
+            return ambiguous(&live, dismissed, why);
+        }
     }
     verdict
+}
+
+/// A dismissed memory of a scope the candidate touches that is closer to
+/// it than `best`, the memory it would merge into: "Check the wasm build
+/// output into git" shares a few words only with the deploy rule, but it is
+/// the proposal dismissed before, told again, and a person should see that.
+fn closer_dismissed<'a>(all: &'a [Scored], best: &Evidence) -> Option<&'a Evidence> {
+    all.iter().map(|s| &s.evidence).find(|e| {
+        e.target_status == Status::Dismissed
+            && e.scope != ScopeRelation::Disjoint
+            && e.combined > best.combined
+    })
 }
 
 /// Why folding the candidate into the memory it was matched with would

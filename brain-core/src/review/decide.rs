@@ -5137,6 +5137,42 @@ mod tests {
     }
 
     #[test]
+    fn a_merge_less_alike_than_a_dismissed_memory_is_for_a_person() {
+        use MemoryType::Convention;
+        let mut stored = [
+            memory(
+                "playground-deploy-0001",
+                Convention,
+                "Playground deploys to Cloudflare Pages from main",
+                "The deploy job installs Rust, builds quill_wasm and the Vite app on every \
+                 merge to main.",
+                &[],
+            ),
+            memory(
+                "commit-pkg-0001",
+                Convention,
+                "Commit the built playground/pkg/ to the repo",
+                "Check in the wasm-pack output so the docs/playground deploy doesn't need a \
+                 Rust toolchain.",
+                &[],
+            ),
+        ];
+        let candidate = (
+            "Check the wasm build output into git",
+            "If playground/pkg/ were committed, the Pages deploy wouldn't need to install \
+             Rust and build the compiler every time - it could just run the Vite build.",
+        );
+        stored[1].status = Status::Dismissed;
+        let out = review_new(&stored, Convention, candidate.0, candidate.1, &[]);
+        assert_eq!(
+            verdict_of(&out),
+            (Decision::Accept, Some("commit-pkg-0001")),
+            "{out:#?}"
+        );
+        assert_eq!(out.relation, Relation::AmbiguousOverlap, "{out:#?}");
+    }
+
+    #[test]
     fn a_report_of_work_that_moves_a_stored_pin_supersedes_it() {
         use MemoryType::{Convention, Decision as D};
         let stored = [
