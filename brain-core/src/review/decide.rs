@@ -1849,6 +1849,13 @@ const CONNECTIVES: &[&str] = &[
     "however",
     "otherwise",
     "anyway",
+    "since",
+    "because",
+    "about",
+    "around",
+    "roughly",
+    "approximately",
+    "nearly",
 ];
 
 /// Whether the candidate adds to the target: two or more new summary words
@@ -4953,6 +4960,15 @@ mod tests {
                 "Schema migrations run in one transaction",
                 "Every migration needs to put its statements in a single transaction, so a \
                  failure halfway leaves the schema as it was and the deploy can be retried.",
+                Relation::Duplicate,
+            ),
+            // Joined by "since", with "about" for an estimate: connectives
+            // add nothing.
+            (
+                "Schema migrations run in one transaction",
+                "Since a failure halfway must leave the schema as it was, every migration \
+                 wraps its statements in a single transaction; about once a month the deploy \
+                 has to retry.",
                 Relation::Duplicate,
             ),
             // The same sentence with a clause of its own.
