@@ -1001,7 +1001,17 @@ fn boolean(word: &str) -> Option<Amount> {
 /// Parses a number with an optional glued unit ("10s", "5MB", "80%",
 /// "2e-5", "02:00", "1.4.2", "8th", "600/min"); the flag says no unit was
 /// found, so the next word may be one.
+/// The amount a word states, if any. HTTP error statuses counted ("fails
+/// on 404s", "429s from crates.io") are none: no one writes seven minutes
+/// as "429s".
 fn parse(word: &str) -> Option<(Amount, bool)> {
+    let status = word.strip_suffix('s').is_some_and(|d| {
+        d.len() == 3 && d.starts_with(['4', '5']) && d.bytes().all(|b| b.is_ascii_digit())
+    });
+    if status { None } else { parse_amount(word) }
+}
+
+fn parse_amount(word: &str) -> Option<(Amount, bool)> {
     let word = word.trim_start_matches(['~', '>', '<', '=', '^', 'v']);
     // A negative number: "-14 LUFS", "-1.5 dB".
     if let Some(magnitude) = word.strip_prefix('-')
@@ -1136,6 +1146,15 @@ mod tests {
         assert_eq!(bytes("512Mi"), Some(512.0 * 1_048_576.0));
         assert_eq!(bytes("4g"), Some(4.0 * 1_073_741_824.0));
         assert_eq!(bytes("64K"), Some(64.0 * 1024.0));
+        // HTTP error statuses counted are no durations; durations still are.
+        let seconds = |w: &str| match parse(w) {
+            Some((Amount::Number { value, dim: "s" }, _)) => Some(value),
+            _ => None,
+        };
+        assert_eq!(parse("404s"), None);
+        assert_eq!(parse("503s"), None);
+        assert_eq!(seconds("300s"), Some(300.0));
+        assert_eq!(seconds("30s"), Some(30.0));
         // A quoted value before a colon is the value itself.
         let quoted = values("set bundle.macOS.minimumSystemVersion to \"11.0\": the new viewer");
         assert_eq!(
