@@ -1000,10 +1000,9 @@ fn boolean(word: &str) -> Option<Amount> {
 
 /// Parses a number with an optional glued unit ("10s", "5MB", "80%",
 /// "2e-5", "02:00", "1.4.2", "8th", "600/min"); the flag says no unit was
-/// found, so the next word may be one.
-/// The amount a word states, if any. HTTP error statuses counted ("fails
-/// on 404s", "429s from crates.io") are none: no one writes seven minutes
-/// as "429s".
+/// found, so the next word may be one. HTTP error statuses counted ("fails
+/// on 404s", "429s from crates.io") are no amount: no one writes seven
+/// minutes as "429s".
 fn parse(word: &str) -> Option<(Amount, bool)> {
     let status = word.strip_suffix('s').is_some_and(|d| {
         d.len() == 3 && d.starts_with(['4', '5']) && d.bytes().all(|b| b.is_ascii_digit())
