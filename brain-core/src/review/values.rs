@@ -254,6 +254,9 @@ impl ValueChange {
 /// title is none either (it names both, like "10 s for reads, 30 s for
 /// writes").
 pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange> {
+    if instances_apart(candidate, target) {
+        return None;
+    }
     // A boolean is stated by the target when it says it of the same kind of
     // thing: a default is not an assignment ("defaults to true" and "pass
     // `--dry-run=false`").
@@ -362,6 +365,34 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
         }
     }
     None
+}
+
+/// Whether two titles name two numbered instances of one kind of thing
+/// (`I2C1` / `I2C2`, `uart0` / `uart1`, `worker-2` / `worker-3`), and the
+/// target never names the candidate's: each states the values of its own
+/// instance, none is a new value of the other. A letter and a number
+/// (`v1`, `v2`) is a version, no instance.
+fn instances_apart(candidate: &Values, target: &Values) -> bool {
+    let instances = |frame: &BTreeSet<String>| -> Vec<(String, String)> {
+        frame
+            .iter()
+            .filter_map(|w| {
+                let stem = w
+                    .trim_end_matches(|c: char| c.is_ascii_digit())
+                    .trim_end_matches(['-', '_']);
+                (stem.len() < w.len()
+                    && stem.chars().filter(char::is_ascii_alphabetic).count() >= 2)
+                    .then(|| (stem.to_owned(), w.clone()))
+            })
+            .collect()
+    };
+    let theirs = instances(&target.frame);
+    instances(&candidate.frame).iter().any(|(stem, word)| {
+        !target.roots.contains(word)
+            && theirs
+                .iter()
+                .any(|(s, w)| s == stem && w != word && !candidate.frame.contains(w))
+    })
 }
 
 /// Whether the candidate names the target's value as a past one: "(was 300
@@ -1335,6 +1366,18 @@ mod tests {
                     "The nightly is pinned in ci/nightly-version (nightly-2024-11-01).",
                 ),
                 Some("nightly-2024-11-01 → nightly-2025-01-20"),
+            ),
+            // Two numbered instances of one kind each have their own value.
+            (
+                v(
+                    "I2C2 MUST stay at 100 kHz",
+                    "`hi2c2` timing must stay at 100 kHz even though I2C1 is fast-mode.",
+                ),
+                v(
+                    "I2C1 runs at 400 kHz",
+                    "hi2c1 Timing is set for 400 kHz in peripherals.c.",
+                ),
+                None,
             ),
             // Another image, or a host and port, is no pin of the same thing.
             (
