@@ -676,7 +676,8 @@ fn image_reference(core: &str) -> Option<(&str, &str)> {
 /// `snapshot-2025-03-10`), as the name and the date: what a toolchain or a
 /// snapshot is pinned to, like an image's tag.
 fn dated_name(core: &str) -> Option<(&str, &str)> {
-    let (name, date) = core.split_at(core.len().checked_sub(10)?);
+    let cut = core.len().checked_sub(10)?;
+    let (name, date) = core.split_at_checked(cut)?;
     let name = name.strip_suffix('-')?;
     let bytes = date.as_bytes();
     let is_date = bytes.len() == 10
@@ -1176,6 +1177,12 @@ mod tests {
         assert_eq!(bytes("512Mi"), Some(512.0 * 1_048_576.0));
         assert_eq!(bytes("4g"), Some(4.0 * 1_073_741_824.0));
         assert_eq!(bytes("64K"), Some(64.0 * 1024.0));
+        // A word of other characters ends in no date, and is read safely.
+        assert!(values("self\u{2011}contained changes\u{2014}generates").is_empty());
+        assert_eq!(
+            dated_name("nightly-2024-11-01"),
+            Some(("nightly", "2024-11-01"))
+        );
         // HTTP error statuses counted are no durations; durations still are.
         let seconds = |w: &str| match parse(w) {
             Some((Amount::Number { value, dim: "s" }, _)) => Some(value),
