@@ -225,14 +225,16 @@ fn the_fourth_set_stays_above_its_floors() {
 /// files of eight more repositories no other set uses. First measured on
 /// 2026-11-27 before any change for it (R@5 0.59, MRR 0.45, abstain 9/16);
 /// these floors are five points under the measurement after the bugs its
-/// failures showed were fixed (R@5 0.60, MRR 0.46, abstain 9/16); none
-/// where nothing was (named files' two abstain tasks).
+/// failures showed were fixed (R@5 0.60, MRR 0.46, abstain 9/16), raised
+/// to five points under abstain 11/16 once requests for a summary were
+/// read as asking no change; none where nothing was (named files' two
+/// abstain tasks).
 #[test]
 fn the_fifth_set_stays_above_its_floors() {
     score(
         "retrieval-fifth",
         &[
-            ("all", Some(0.55), Some(0.41), Some(0.51)),
+            ("all", Some(0.55), Some(0.41), Some(0.64)),
             (
                 "dependabot__dependabot-core",
                 Some(0.37),
@@ -241,7 +243,7 @@ fn the_fifth_set_stays_above_its_floors() {
             ),
             ("docker__docs", Some(0.45), Some(0.31), Some(0.45)),
             ("duckduckgo__Android", Some(0.40), Some(0.30), Some(0.45)),
-            ("pytorch__pytorch", Some(0.70), Some(0.47), Some(0.45)),
+            ("pytorch__pytorch", Some(0.70), Some(0.47), Some(0.95)),
             ("temporalio__temporal", Some(0.37), Some(0.35), Some(0.45)),
             ("valkey-io__valkey", Some(0.75), Some(0.47), Some(0.45)),
             ("vuejs__core", Some(0.72), Some(0.52), Some(0.95)),
@@ -249,15 +251,15 @@ fn the_fifth_set_stays_above_its_floors() {
                 "zephyrproject-rtos__zephyr",
                 Some(0.64),
                 Some(0.58),
-                Some(0.45),
+                Some(0.95),
             ),
-            ("abstain", None, None, Some(0.51)),
+            ("abstain", None, None, Some(0.64)),
             ("lexical", Some(0.83), Some(0.76), None),
             ("paraphrase", Some(0.21), Some(0.07), None),
             ("long_prompt", Some(0.16), Some(0.07), Some(0.95)),
             ("names_files", Some(0.61), Some(0.51), None),
             ("pasted_log", Some(0.62), Some(0.44), Some(0.28)),
-            ("short", Some(0.73), Some(0.57), Some(0.57)),
+            ("short", Some(0.73), Some(0.57), Some(0.82)),
         ],
     );
 }
@@ -265,22 +267,23 @@ fn the_fifth_set_stays_above_its_floors() {
 /// The sixth set (`tests/fixtures/retrieval-sixth`), labelled from the rule
 /// files of eight more repositories no other set uses. Measured on
 /// 2026-11-27 before any change for it (R@5 0.66, MRR 0.46, abstain 8/16);
-/// these floors are five points under that measurement; none where
-/// nothing was (arrow's two abstain tasks and the four pasted logs that
-/// should abstain).
+/// these floors are five points under that measurement, raised to five
+/// points under abstain 11/16 (MRR 0.47) once requests for an explanation
+/// or a summary that say they change nothing were read as such; none
+/// where nothing was (the four pasted logs that should abstain).
 #[test]
 fn the_sixth_set_stays_above_its_floors() {
     score(
         "retrieval-sixth",
         &[
-            ("all", Some(0.61), Some(0.41), Some(0.45)),
+            ("all", Some(0.61), Some(0.42), Some(0.64)),
             (
                 "GoogleCloudPlatform__cloud-foundation-fabric",
                 Some(0.75),
                 Some(0.50),
                 Some(0.45),
             ),
-            ("apache__arrow", Some(0.40), Some(0.21), None),
+            ("apache__arrow", Some(0.40), Some(0.25), Some(0.45)),
             (
                 "duckduckgo__apple-browsers",
                 Some(0.45),
@@ -290,20 +293,20 @@ fn the_sixth_set_stays_above_its_floors() {
             (
                 "huggingface__transformers",
                 Some(0.59),
-                Some(0.36),
-                Some(0.45),
+                Some(0.37),
+                Some(0.95),
             ),
             ("jesseduffield__lazygit", Some(0.68), Some(0.52), Some(0.45)),
             ("quarkusio__quarkus", Some(0.85), Some(0.64), Some(0.45)),
-            ("rubocop__rubocop", Some(0.65), Some(0.40), Some(0.45)),
+            ("rubocop__rubocop", Some(0.65), Some(0.40), Some(0.95)),
             ("vercel__next.js", Some(0.55), Some(0.41), Some(0.95)),
-            ("abstain", None, None, Some(0.45)),
+            ("abstain", None, None, Some(0.64)),
             ("lexical", Some(0.74), Some(0.59), None),
-            ("paraphrase", Some(0.49), Some(0.24), None),
-            ("long_prompt", Some(0.54), Some(0.30), Some(0.52)),
-            ("names_files", Some(0.80), Some(0.54), None),
+            ("paraphrase", Some(0.49), Some(0.26), None),
+            ("long_prompt", Some(0.54), Some(0.33), Some(0.81)),
+            ("names_files", Some(0.80), Some(0.56), None),
             ("pasted_log", Some(0.55), Some(0.41), None),
-            ("short", Some(0.48), Some(0.37), Some(0.75)),
+            ("short", Some(0.48), Some(0.37), Some(0.95)),
         ],
     );
 }

@@ -497,6 +497,40 @@ const READ_ONLY: &[&str] = &[
     "read-only",
     "read only",
     "no code",
+    "don't modify anything",
+    "do not modify anything",
+    "don't edit anything",
+    "do not edit anything",
+    "don't make any changes",
+    "do not make any changes",
+    "don't touch the code",
+    "don't touch any files",
+    "don't write any code",
+    "do not write any code",
+    "don't fix anything",
+    "not changing any code",
+    "not asking you to change",
+    "don't want you to change",
+    "not asking for a fix",
+    "not looking for a fix",
+    "not looking for changes",
+    "no need to change",
+    "no need to modify",
+    "no need to edit",
+    "no need to fix",
+    "not planning to change",
+    "not planning on changing",
+    "not planning any code change",
+    "leave the code as is",
+    "leave the code alone",
+    "no edits please",
+    "before i change anything",
+    "before we change anything",
+    "just want to understand",
+    "just trying to understand",
+    "for my own understanding",
+    "purely informational",
+    "just answer",
 ];
 
 /// Phrases that keep something unchanged: the whole task when it asks for
@@ -1082,7 +1116,10 @@ fn word_groups(term: &str, weight: f64, vocabulary: &dyn Fn(&str) -> bool) -> Ve
 
 /// Whether a task only asks about the code (see [`analyze`]).
 pub fn read_only(task: &str) -> bool {
-    let lower = task.to_lowercase();
+    let lower = task
+        .to_lowercase()
+        .replace('\u{2019}', "'")
+        .replace("dont ", "don't ");
     READ_ONLY.iter().any(|m| lower.contains(m))
         || (KEEPS_UNCHANGED.iter().any(|m| lower.contains(m)) && !asks_change(&lower))
         || is_question(&lower)
@@ -1110,6 +1147,9 @@ fn asks_change(lower: &str) -> bool {
         "delete",
         "open a pr",
         "commit",
+        "simplify",
+        "patch",
+        "go ahead",
     ];
     let words: Vec<&str> = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
@@ -1136,6 +1176,7 @@ fn is_question(lower: &str) -> bool {
         "what does",
         "what is",
         "what's",
+        "whats",
         "what are",
         "why does",
         "why is",
@@ -1147,6 +1188,25 @@ fn is_question(lower: &str) -> bool {
         "describe",
         "can you explain",
         "could you explain",
+        "please explain",
+        "why are",
+        "why did",
+        "how come",
+        "summarize",
+        "summarise",
+        "can you summarize",
+        "can you summarise",
+        "could you summarize",
+        "could you summarise",
+        "give me a summary",
+        "give me an overview",
+        "walk me through",
+        "can you walk me through",
+        "could you walk me through",
+        "help me understand",
+        "i want to understand",
+        "i'd like to understand",
+        "tl;dr",
     ];
     opens.iter().any(|o| t.starts_with(o)) && !asks_change(t)
 }
@@ -1606,6 +1666,36 @@ mod tests {
             ),
             (
                 "lintrunner is red on my PR, fix it without changing the expected string",
+                false,
+            ),
+            // Summaries, walkthroughs, and a request that says it wants no
+            // change, however it asks; a summary that also updates a file
+            // is a change.
+            ("tl;dr of the architecture doc please", true),
+            (
+                "Could you walk me through how migrations are applied at startup?",
+                true,
+            ),
+            (
+                "Can you summarise what changed between v2.3 and v2.4? I'm writing notes.",
+                true,
+            ),
+            (
+                "review my PR diff and give me your opinion; im not changing any code right now",
+                true,
+            ),
+            (
+                "`TypeError` in components/List.tsx. Don\u{2019}t fix it yet, I just want to \
+                 understand the cause.",
+                true,
+            ),
+            (
+                "Summarize the changes since the last tag and update the changelog.",
+                false,
+            ),
+            ("explain what this regex does and then simplify it", false),
+            (
+                "what's wrong with this function? go ahead and patch it",
                 false,
             ),
         ] {
