@@ -101,7 +101,11 @@ pub fn drafts(file: &RuleFile, file_name: &str, tree: Tree<'_>) -> (Vec<Extracte
             // The opening lines of a file without headings ("You are an
             // expert in …") introduce it; under a heading they may well be
             // the first rule.
-            if i == 0 && u == 0 && !whole && section.headings.is_empty() && is_intro(&unit.text) {
+            if i == 0
+                && u == 0
+                && ((!whole && section.headings.is_empty() && is_intro(&unit.text))
+                    || (section.headings.len() <= 1 && describes_file(&unit.text)))
+            {
                 rejected.push(Rejected {
                     line: unit.line,
                     excerpt: excerpt(&unit.text),
@@ -447,12 +451,18 @@ fn units(section: &Section) -> Vec<Unit> {
 
 /// A list that only names things, each item a code span, a link or a
 /// path (`` - `lib/server.rb` ``): what the text before it describes, no
-/// rule of its own.
+/// rule of its own. One item is enough when it is an address
+/// (`- https://meta.example.org/t/service-objects`) or a link: a reference
+/// for the rule before it.
 fn names_only(text: &str) -> bool {
     let mut items = 0;
+    let mut addresses = 0;
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let Some(item) = super::markdown::list_marker(line).map(|m| m.content.trim()) else {
-            return false;
+        // A list item split off its list keeps no marker.
+        let item = match super::markdown::list_marker(line) {
+            Some(m) => m.content.trim(),
+            None if text.trim().lines().count() == 1 => line,
+            None => return false,
         };
         let item = item.trim_end_matches([',', ';', '.']);
         let code = item.len() >= 2
@@ -467,8 +477,11 @@ fn names_only(text: &str) -> bool {
             return false;
         }
         items += 1;
+        if link || (path && item.contains("://")) {
+            addresses += 1;
+        }
     }
-    items >= 2
+    items >= 2 || (items == 1 && addresses == 1)
 }
 
 /// The heading path without a document title ("AGENTS.md", "Project Guide")
@@ -1167,6 +1180,27 @@ fn is_intro(text: &str) -> bool {
         && !instructs(&prose)
 }
 
+/// Whether the opening text of a file only says what the file is ("This
+/// file provides guidance to Claude Code when working with code in this
+/// repository. It focuses on key conventions …"): it opens on the file,
+/// the document or its instructions, and constrains nothing.
+fn describes_file(text: &str) -> bool {
+    const SELF: &[&str] = &[
+        "this file",
+        "this document",
+        "this guide",
+        "these instructions",
+        "these guidelines",
+    ];
+    let prose = strip_code(text);
+    let opening = without_list_marker(prose.trim_start())
+        .trim_start_matches(['*', '_', '>', ' '])
+        .to_lowercase();
+    SELF.iter().any(|s| opening.starts_with(s))
+        && find_phrases(&prose, classify::CONSTRAINT).is_empty()
+        && !EMPHASIS.iter().any(|e| prose.contains(e))
+}
+
 /// Whether a sentence of `prose` tells the reader to do something: it
 /// opens with an instructing verb ("Use …", "Run …"), or its main clause
 /// does after a condition ("When running tests, use …").
@@ -1388,6 +1422,17 @@ mod tests {
     }
 
     #[test]
+    fn an_opening_that_says_what_the_file_is_is_no_rule() {
+        let text = "# GEMINI.md\n\nThis file provides guidance to Gemini CLI or other coding agents when working with code in this repository. It focuses on key conventions and best practices. For the development setup, see [`CONTRIBUTING.md`](CONTRIBUTING.md).\n\n## Essential Commands\n\n- Run `npm test` before every commit.\n";
+        let t = titles(text, "GEMINI.md");
+        assert_eq!(t, ["Run `npm test` before every commit"], "{t:?}");
+        // An opening that constrains is a rule, whatever it opens with.
+        let text = "# AGENTS.md\n\nThese instructions apply to every change: never push to `main` directly.\n\n## Testing\n\n- Run `npm test` before every commit.\n";
+        let t = titles(text, "AGENTS.md");
+        assert_eq!(t.len(), 2, "{t:?}");
+    }
+
+    #[test]
     fn a_list_that_only_names_files_joins_the_text_before_it() {
         let text = "# Guide\n\n## Architecture\n\n### Server plumbing\n\nThe basic server functionality for talking to the client and handling requests.\n\n- `lib/server.rb`\n- `lib/base_server.rb`\n- `lib/global_state.rb`\n";
         let (titles, details) = titles_and_details(text, "AGENTS.md");
@@ -1397,6 +1442,18 @@ mod tests {
             "{titles:?}"
         );
         assert!(details[0].contains("- `lib/global_state.rb`"));
+        // One address under a rule is its reference.
+        let text = "# Guide\n\n## Services\n\n- Extract business logic (validation, models, permissions) from controllers\n- https://meta.example.org/t/using-service-objects/333641\n- Examples: `app/services` (only classes with `Service::Base`)\n";
+        let (titles, details) = titles_and_details(text, "AGENTS.md");
+        assert_eq!(
+            titles,
+            [
+                "Extract business logic (validation, models, permissions) from controllers",
+                "Examples: `app/services` (only classes with `Service::Base`)"
+            ],
+            "{titles:?}"
+        );
+        assert!(details[0].contains("https://meta.example.org/t/using-service-objects/333641"));
     }
 
     #[test]
