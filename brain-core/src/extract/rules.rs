@@ -97,7 +97,20 @@ pub fn drafts(file: &RuleFile, file_name: &str, tree: Tree<'_>) -> (Vec<Extracte
         }
         let units = units(section);
         let whole = units.len() == 1;
+        let last = units.len().saturating_sub(1);
+        let last_section = i + 1 == file.sections.len();
         for (u, unit) in units.into_iter().enumerate() {
+            // The file's closing words about itself ("Following these rules
+            // ensures clean code. 🚀") sum it up; they add no rule.
+            if last_section && u == last && describes_file(&unit.text) {
+                rejected.push(Rejected {
+                    line: unit.line,
+                    excerpt: excerpt(&unit.text),
+                    reason: RejectReason::WeakTypeSignal,
+                    detail: Some("a closing remark about the file, not a rule".to_owned()),
+                });
+                continue;
+            }
             // The opening lines of a file without headings ("You are an
             // expert in …") introduce it; under a heading they may well be
             // the first rule.
@@ -1180,10 +1193,11 @@ fn is_intro(text: &str) -> bool {
         && !instructs(&prose)
 }
 
-/// Whether the opening text of a file only says what the file is ("This
-/// file provides guidance to Claude Code when working with code in this
-/// repository. It focuses on key conventions …"): it opens on the file,
-/// the document or its instructions, and constrains nothing.
+/// Whether a text only says what the file is or does ("This file provides
+/// guidance to Claude Code when working with code in this repository. It
+/// focuses on key conventions …", "Following these rules ensures clean
+/// code."): it opens on the file, the document or its instructions, and
+/// constrains nothing.
 fn describes_file(text: &str) -> bool {
     const SELF: &[&str] = &[
         "this file",
@@ -1191,6 +1205,8 @@ fn describes_file(text: &str) -> bool {
         "this guide",
         "these instructions",
         "these guidelines",
+        "following these",
+        "by following these",
     ];
     let prose = strip_code(text);
     let opening = without_list_marker(prose.trim_start())
@@ -1426,6 +1442,10 @@ mod tests {
         let text = "# GEMINI.md\n\nThis file provides guidance to Gemini CLI or other coding agents when working with code in this repository. It focuses on key conventions and best practices. For the development setup, see [`CONTRIBUTING.md`](CONTRIBUTING.md).\n\n## Essential Commands\n\n- Run `npm test` before every commit.\n";
         let t = titles(text, "GEMINI.md");
         assert_eq!(t, ["Run `npm test` before every commit"], "{t:?}");
+        // Nor are closing words about the file.
+        let text = "# Rules\n\n## Models\n\n- Add the BaseModel trait to every model.\n\nFollowing these rules ensures **clean, scalable, and maintainable code** in your app. \u{1f680}\n";
+        let t = titles(text, ".windsurfrules");
+        assert_eq!(t, ["Add the BaseModel trait to every model"], "{t:?}");
         // An opening that constrains is a rule, whatever it opens with.
         let text = "# AGENTS.md\n\nThese instructions apply to every change: never push to `main` directly.\n\n## Testing\n\n- Run `npm test` before every commit.\n";
         let t = titles(text, "AGENTS.md");
