@@ -100,30 +100,26 @@ pub fn drafts(file: &RuleFile, file_name: &str, tree: Tree<'_>) -> (Vec<Extracte
         let last = units.len().saturating_sub(1);
         let last_section = i + 1 == file.sections.len();
         for (u, unit) in units.into_iter().enumerate() {
-            // The file's closing words about itself ("Following these rules
-            // ensures clean code. 🚀") sum it up; they add no rule.
-            if last_section && u == last && describes_file(&unit.text) {
-                rejected.push(Rejected {
-                    line: unit.line,
-                    excerpt: excerpt(&unit.text),
-                    reason: RejectReason::WeakTypeSignal,
-                    detail: Some("a closing remark about the file, not a rule".to_owned()),
-                });
-                continue;
-            }
             // The opening lines of a file without headings ("You are an
             // expert in …") introduce it; under a heading they may well be
-            // the first rule.
-            if i == 0
+            // the first rule. The file's closing words about itself
+            // ("Following these rules ensures clean code. 🚀") sum it up.
+            let introduces = i == 0
                 && u == 0
                 && ((!whole && section.headings.is_empty() && is_intro(&unit.text))
-                    || (section.headings.len() <= 1 && describes_file(&unit.text)))
-            {
+                    || (section.headings.len() <= 1 && describes_file(&unit.text)));
+            let closes = last_section && u == last && describes_file(&unit.text);
+            if introduces || closes {
+                let what = if introduces {
+                    "an introduction, not a rule"
+                } else {
+                    "a closing remark about the file, not a rule"
+                };
                 rejected.push(Rejected {
                     line: unit.line,
                     excerpt: excerpt(&unit.text),
                     reason: RejectReason::WeakTypeSignal,
-                    detail: Some("an introduction, not a rule".to_owned()),
+                    detail: Some(what.to_owned()),
                 });
                 continue;
             }
