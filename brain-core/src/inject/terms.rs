@@ -520,7 +520,6 @@ const READ_ONLY: &[&str] = &[
     "no need to fix",
     "not planning to change",
     "not planning on changing",
-    "not planning any code change",
     "leave the code as is",
     "leave the code alone",
     "no edits please",
