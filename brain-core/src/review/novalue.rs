@@ -650,7 +650,7 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
         put_off || (status.is_some() && !text::find_phrases(&all, UNSETTLED).is_empty());
     // "whitespace-only changes", "a docs-only PR": a kind of change, not a
     // restriction.
-    let mut durable = text::find_phrases(&all.replace("-only", ""), DURABLE);
+    let mut durable = text::find_phrases(&without_kind_only(&all), DURABLE);
     durable.extend(text::find_phrases(&all, CHANGE_STATES));
     // "It passed on a re-run, so it's fine now", "Everything renders
     // now.": the state of the day.
@@ -694,6 +694,35 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
             title_opening(title, first)
         ),
     })
+}
+
+/// The text without the "only" that names a kind of change rather than a
+/// restriction: "a docs-only PR", "whitespace and using-order only, no
+/// behaviour change" (an "only" that ends its clause after a kind of
+/// routine change; "runs on changed files only" still restricts).
+fn without_kind_only(text: &str) -> String {
+    const KINDS: &[&str] = &["order", "cosmetic", "style", "comments", "renames", "tests"];
+    let text = text.replace("-only", "");
+    let mut out: Vec<&str> = Vec::new();
+    let words: Vec<&str> = text.split(' ').collect();
+    for (i, w) in words.iter().enumerate() {
+        let ends = w
+            .strip_prefix("only")
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([',', ';', '.', ')', '\n']));
+        let kind = i
+            .checked_sub(1)
+            .map(|p| words[p].to_lowercase())
+            .is_some_and(|p| {
+                let last = p.rsplit('-').next().unwrap_or_default().to_owned();
+                ROUTINE.contains(&p.as_str()) || KINDS.contains(&last.as_str())
+            });
+        if ends && kind {
+            out.push(&w[4..]);
+        } else {
+            out.push(w);
+        }
+    }
+    out.join(" ")
 }
 
 /// Whether a sentence ends on a verb and "now" ("Everything renders now.",
@@ -1008,6 +1037,18 @@ mod tests {
             (
                 "Formatting of generated code",
                 "Ran mix format over lib/shop; only hand-written modules are formatted, the generated ones are skipped by .formatter.exs.",
+                false,
+            ),
+            // So does an "only" that ends its clause; one before what it
+            // restricts still restricts.
+            (
+                "chore: dotnet format on Fhir.Api",
+                "Ran dotnet format on src/Fhir.Api; whitespace and using-order only, no behaviour change.",
+                true,
+            ),
+            (
+                "chore: dotnet format on Fhir.Api",
+                "Ran dotnet format on src/Fhir.Api; it runs on changed files only, so CI stays fast.",
                 false,
             ),
             // Chat replies, re-runs, deploys of a version, a discussion that
