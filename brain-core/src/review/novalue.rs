@@ -1039,8 +1039,9 @@ mod tests {
                 "Ran mix format over lib/shop; only hand-written modules are formatted, the generated ones are skipped by .formatter.exs.",
                 false,
             ),
-            // So does an "only" that ends its clause; one before what it
-            // restricts still restricts.
+            // So does an "only" that ends its clause after a kind of
+            // change; after what it picks out ("changed files only") it
+            // still restricts.
             (
                 "chore: dotnet format on Fhir.Api",
                 "Ran dotnet format on src/Fhir.Api; whitespace and using-order only, no behaviour change.",
