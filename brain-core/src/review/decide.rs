@@ -1366,6 +1366,11 @@ fn names_apart(
             })
             .map(str::to_owned)
     };
+    if let Some(apart) =
+        identifiers_apart(candidate_title, target_title, candidate_roots, target_roots)
+    {
+        return Some(apart);
+    }
     let (candidate, target) = match (
         own(candidate_title, target_title, target_roots),
         own(target_title, candidate_title, candidate_roots),
@@ -1401,6 +1406,55 @@ fn names_apart(
         candidate,
         target,
         leading: true,
+    })
+}
+
+/// An identifier a title opens with (`analytics_ro`, `orderService`), and
+/// the word after it.
+fn opening_identifier(title: &str) -> Option<(&str, String)> {
+    let mut words = title
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '_'));
+    let first = words.next()?;
+    let second = words.next()?;
+    let identifier = first
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        && (first.trim_matches('_').contains('_')
+            || (first.contains('-') && !first.starts_with('-') && !first.ends_with('-'))
+            || (first.starts_with(|c: char| c.is_lowercase())
+                && first.chars().any(char::is_uppercase)));
+    identifier.then(|| (first, text::root(&second.to_lowercase())))
+}
+
+/// Two titles that open with two identifiers before the same word
+/// ("`leaderboard_app` role has `statement_timeout` 2s" / "`analytics_ro`
+/// role gets a 120s statement timeout"), each naming what the other memory
+/// never does: two named things of one kind, not one thing stated twice.
+fn identifiers_apart(
+    candidate_title: &str,
+    target_title: &str,
+    candidate_roots: &BTreeSet<String>,
+    target_roots: &BTreeSet<String>,
+) -> Option<Distinct> {
+    let (candidate, next) = opening_identifier(candidate_title)?;
+    let (target, target_next) = opening_identifier(target_title)?;
+    if next != target_next || subject::generic(&next) || candidate.eq_ignore_ascii_case(target) {
+        return None;
+    }
+    // The parts only one identifier has, of which the other memory must
+    // not name them all.
+    let (own, theirs) = (text::roots(candidate), text::roots(target));
+    let unsaid = |mine: &BTreeSet<String>, other: &BTreeSet<String>, roots: &BTreeSet<String>| {
+        mine.difference(other)
+            .any(|p| !roots.contains(p) && !subject::generic(p))
+    };
+    (unsaid(&own, &theirs, target_roots) && unsaid(&theirs, &own, candidate_roots)).then(|| {
+        Distinct {
+            candidate: candidate.to_owned(),
+            target: target.to_owned(),
+            leading: true,
+        }
     })
 }
 
@@ -2629,6 +2683,34 @@ mod tests {
                 None,
             ),
             ("Upload limit is 20 MB", "Upload limit is 10 MB", None),
+            // Two identifiers before one noun: two roles, two queues.
+            (
+                "analytics_ro role gets a 120s statement timeout",
+                "leaderboard_app role has statement_timeout 2s",
+                Some("`analytics_ro` where it says `leaderboard_app`"),
+            ),
+            (
+                "oru-inbound queue: MaxDeliveryCount is 3",
+                "adt-inbound queue MaxDeliveryCount is 10",
+                Some("`oru-inbound` where it says `adt-inbound`"),
+            ),
+            (
+                "leaderboard_app role statement_timeout is now 5s",
+                "leaderboard_app role has statement_timeout 2s",
+                None,
+            ),
+            // Another word after them: no shared kind of thing.
+            (
+                "analytics_ro timeout is 120s",
+                "leaderboard_app role has statement_timeout 2s",
+                None,
+            ),
+            // The other names the differing part: the same thing.
+            (
+                "reporting_replica role gets a 120s statement timeout",
+                "reporting_primary role has statement_timeout 2s, as has the replica",
+                None,
+            ),
         ];
         for (c, t, want) in cases {
             assert_eq!(apart(c, t).as_deref(), want, "{c} / {t}");
@@ -4054,6 +4136,41 @@ mod tests {
         assert_eq!(
             verdict_of(&out),
             (Decision::Merge, Some("pool-new-0002")),
+            "{}",
+            out.reason
+        );
+    }
+
+    #[test]
+    fn a_verbatim_copy_retires_nothing() {
+        use MemoryType::{Convention, Gotcha};
+        let stored = [
+            memory(
+                "groups-0001",
+                Convention,
+                "Addressables groups are split by load cadence",
+                "Boot, Lobby and Match assets live in separate Addressables groups so a \
+                 content update to the shop never forces a re-download of match assets.",
+                &["Assets/AddressableAssetsData/**"],
+            ),
+            memory(
+                "state-0002",
+                Gotcha,
+                "Content updates must be built from the shipped content state file",
+                "A content-only update has to use the addressables_content_state.bin archived \
+                 with the store release it targets; a fresh catalog changes bundle hashes.",
+                &["Assets/AddressableAssetsData/**"],
+            ),
+        ];
+        let mut m = stored[1].clone();
+        m.id = MemoryId::new("candidate-ffff").unwrap();
+        m.status = Status::Candidate;
+        m.title.push('.');
+        m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+        let out = Reviewer::new(stored.iter()).review(&m);
+        assert_eq!(
+            verdict_of(&out),
+            (Decision::Merge, Some("state-0002")),
             "{}",
             out.reason
         );
