@@ -87,7 +87,12 @@ pub(super) fn added_to(text: &str) -> Vec<BTreeSet<String>> {
         // the no-CPU-limit rule": a note named by what it says (unless a
         // phrase above already named it).
         for (end, w) in clause.iter().enumerate() {
-            if !starts.is_empty() || !NAMED_KINDS.contains(&w.as_str()) {
+            // As written: "buf lint's DEFAULT rules" are the tool's rules,
+            // not a note.
+            if !starts.is_empty()
+                || !NAMED_KINDS.contains(&w.as_str())
+                || raw.get(end).is_some_and(|r| r != w)
+            {
                 continue;
             }
             // "the no-CPU-limit rule", or a clause that opens on it: "TTL
@@ -242,6 +247,9 @@ mod tests {
             // An instruction to add something names nothing it extends.
             ("Add to the allow list any new shader keyword.", &[]),
             ("Retries also apply to 429 responses.", &[]),
+            // A tool's rules are no note.
+            ("buf lint's DEFAULT rules flag it anyway.", &[]),
+            ("Per the UTC policy, store instants only.", &[&["utc"]]),
         ];
         for (text, want) in cases {
             let want: Vec<BTreeSet<String>> = want
