@@ -14,6 +14,7 @@
 //! | the candidate's text names a directory of the target's paths that none of its own paths is in, and says where things are now ("the top-level `hosts/` directory is gone", "`ops/runbooks` was folded into `docs/runbooks`"), same type or a decision and a convention, `combined ≥ RESTATED` | full replacement | supersede |
 //! | a newer candidate states a value of the target differently, in both titles over the same frame, worded as a change ("now", "raised to"), or for the same paths (or some the target lists) without stating the old value of the same thing ("minSdk = 24 in android/app/build.gradle" against "minSdkVersion is 21" there), of the same type (or, for the same paths, of decision, convention, gotcha and pattern), in texts at least `RESTATED` alike or titles that share a word (a version both summaries name as background says nothing), not an exception carved out of part of the target's scope ("Exception: …", "every other … still"), no additive wording (unless its title states the new value and it is worded as a change), scope not disjoint, and no stored memory it copies verbatim (that one already states the value) | full replacement | supersede |
 //! | the two rules above point at two memories, the title states the new value and the memory holding the old one is the closer ("Dev Redis moved to host port 56380": the port rule, not the `make dev` rule the words before "moved to" also name) | full replacement | supersede that one |
+//! | any supersession above but one a lineage link names, when a dismissed memory of a scope the candidate touches is closer than the target ("Proposal: disable stripping and stop maintaining link.xml entries", told again after the stripping proposal was turned down; the dismissed one is named first) | ambiguous overlap | accept |
 //! | a phrase reports as done ("was removed") the retirement of something the target's title names, same scope, `combined ≥ RELATED` ("the odeint wrapper was removed" against "Integrate … with scipy.integrate.odeint") | full replacement | supersede |
 //! | a newer candidate reports as done or decided ("has been decommissioned", "will be deleted") the retirement of a word of the target's title that no other compared memory shares with it, same type, scope not disjoint, `combined ≥ RESTATED` or four or more words only the two share ("the Elasticsearch cluster has been decommissioned" against "Product search is served by Elasticsearch") | full replacement | supersede |
 //! | a newer candidate reports as done ("was removed", "were dropped") the retirement of a word of the target's text that no other compared memory shares with it, same type, the same paths or modules ("hot-shots was removed" against "emit metrics with the hot-shots `StatsD` client", both about `src/metrics.ts`) | full replacement | supersede |
@@ -387,6 +388,15 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
         .filter(|s| s.distinct.is_none())
         .collect();
     if let Some(replaced) = replaced(features, &named, &live).or_else(|| switched(&named)) {
+        // "Proposal: disable stripping and stop maintaining link.xml
+        // entries" stops what the link.xml rule says, but it is the
+        // stripping proposal turned down before, told again.
+        if !replaced.evidence.lineage_link
+            && let Some(verdict) =
+                dismissed_first(all, &live, &replaced.evidence, ", which it would replace")
+        {
+            return verdict;
+        }
         return supersede(replaced);
     }
     // Merging: the same type or kind (see `Scored::kin`), in a scope that
@@ -445,16 +455,28 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
         if let Some(why) = merge_contradicts(scored) {
             return ambiguous(&live, best, why);
         }
-        if let Some(dismissed) = closer_dismissed(all, best) {
-            let why = format!(
-                "is closer to dismissed `{}` (similarity {:.2}) than to `{}` ({:.2}): \
-                 a person should decide whether it repeats what was turned down",
-                dismissed.target, dismissed.combined, best.target, best.combined
-            );
-            return ambiguous(&live, dismissed, why);
+        if let Some(verdict) = dismissed_first(all, &live, best, "") {
+            return verdict;
         }
     }
     verdict
+}
+
+/// A person's call, the dismissed memory named first, when one is closer
+/// to the candidate than `best` (see [`closer_dismissed`]).
+fn dismissed_first(
+    all: &[Scored],
+    live: &[&Scored],
+    best: &Evidence,
+    what: &str,
+) -> Option<Verdict> {
+    let dismissed = closer_dismissed(all, best)?;
+    let why = format!(
+        "is closer to dismissed `{}` (similarity {:.2}) than to `{}` ({:.2}){what}: \
+         a person should decide whether it repeats what was turned down",
+        dismissed.target, dismissed.combined, best.target, best.combined
+    );
+    Some(ambiguous(live, dismissed, why))
 }
 
 /// A dismissed memory of a scope the candidate touches that is closer to

@@ -5306,6 +5306,46 @@ mod tests {
     }
 
     #[test]
+    fn a_replacement_less_alike_than_a_dismissed_memory_is_for_a_person() {
+        use MemoryType::Convention;
+        let mut stored = [
+            memory(
+                "stubs-0001",
+                Convention,
+                "Untyped dependencies get stubs in typings/",
+                "Add a .pyi stub under typings/ for each third-party module without types.",
+                &["typings/**"],
+            ),
+            memory(
+                "strict-off-0001",
+                Convention,
+                "Turn mypy strict mode off for the worker package",
+                "Set strict = false for worker/ in mypy.ini so missing stubs never fail CI.",
+                &["mypy.ini"],
+            ),
+        ];
+        let candidate = (
+            "Disable strict mypy checking for worker",
+            "Every sprint we lose hours to errors about third-party imports. Proposal: relax \
+             the checker for that package and stop maintaining the typings/ stubs.",
+        );
+        stored[1].status = Status::Dismissed;
+        let out = review_new(&stored, Convention, candidate.0, candidate.1, &["mypy.ini"]);
+        assert_eq!(
+            verdict_of(&out),
+            (Decision::Accept, Some("strict-off-0001")),
+            "{out:#?}"
+        );
+        assert_eq!(out.relation, Relation::AmbiguousOverlap, "{out:#?}");
+        // Without the dismissed memory it stops what the stubs rule says.
+        stored[1].status = Status::Active;
+        stored[1].title = "Type check with mypy in CI".to_owned();
+        stored[1].summary = "The lint job runs mypy on every package.".to_owned();
+        let out = review_new(&stored, Convention, candidate.0, candidate.1, &["mypy.ini"]);
+        assert_eq!(out.decision, Decision::Supersede, "{out:#?}");
+    }
+
+    #[test]
     fn a_report_of_work_that_moves_a_stored_pin_supersedes_it() {
         use MemoryType::{Convention, Decision as D};
         let stored = [
