@@ -251,13 +251,35 @@ fn is_catalogue_entry(line: &str) -> bool {
             .next()
             .is_some_and(|w| INSTRUCTING.contains(&w))
     });
+    let binding: Vec<String> = OBLIGING
+        .iter()
+        .map(|w| crate::review::text::words(w).concat())
+        .collect();
     !rest.is_empty()
         && !instructs_later
         && !INSTRUCTING.contains(&first.as_str())
         && crate::review::text::words(&lower)
             .iter()
-            .all(|w| !["never", "always", "must", "should", "not"].contains(&w.as_str()))
+            .all(|w| !binding.contains(w))
 }
+
+/// Words that make a description bind ("**Public API**: changes to the wire
+/// protocol require a KIP", "**Checkstyle**: enforced on main and test
+/// sources"), where a catalogue's descriptions only say what a thing is.
+const OBLIGING: &[&str] = &[
+    "never",
+    "always",
+    "must",
+    "should",
+    "not",
+    "require",
+    "requires",
+    "required",
+    "enforced",
+    "avoid",
+    "forbidden",
+    "mandatory",
+];
 
 /// Whether a run of list items are independent rules, each a memory.
 fn independent(run: &[&Item]) -> bool {
@@ -1765,6 +1787,24 @@ mod tests {
             (
                 "**Headers:** For all new source files, include the MIT header",
                 false,
+            ),
+            // A description that binds.
+            (
+                "**Public API / KIP**: Changes to public interfaces, wire protocol, \
+                 configurations, or metrics generally require a KIP.",
+                false,
+            ),
+            (
+                "**Checkstyle**: Enforced on main and test sources; rules in `checkstyle/`.",
+                false,
+            ),
+            (
+                "**Compatibility**: clients and streams support Java 11+; avoid newer APIs there.",
+                false,
+            ),
+            (
+                "`core/`: Broker runtime, log, replication (gradually being removed with Scala)",
+                true,
             ),
         ];
         for (line, want) in cases {
