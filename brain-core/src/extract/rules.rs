@@ -457,11 +457,20 @@ fn units(section: &Section) -> Vec<Unit> {
         }
         let prose = u.prose;
         let short = (prose_words(&u.text) < 5 || names_only(&u.text)) && u.label.is_none();
-        let joins = last_was_prose
+        let joins = (last_was_prose
             && prose
             && merged.last().is_some_and(|l: &Unit| {
                 l.text.chars().count() + u.text.chars().count() <= PARAGRAPHS_TOGETHER
-            });
+            }))
+            // "NOTE: These suites are gitignored; use `rg --no-ignore`"
+            // after the list of suites: about what the unit before names.
+            || (prose
+                && refers_back(&u.text)
+                && merged.last().is_some_and(|l: &Unit| {
+                    l.label.is_none()
+                        && l.text.chars().count() + u.text.chars().count()
+                            <= 2 * PARAGRAPHS_TOGETHER
+                }));
         if short || joins {
             if let Some(last) = merged.last_mut() {
                 last.text.push_str("\n\n");
@@ -478,6 +487,24 @@ fn units(section: &Section) -> Vec<Unit> {
         merged.push(p);
     }
     merged
+}
+
+/// Whether a paragraph opens by pointing back at what came before it
+/// ("These suites are …", "NOTE: They run …"), not at a thing it names.
+fn refers_back(text: &str) -> bool {
+    let plain = strip_code(text);
+    let mut words = plain
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty());
+    let mut first = words.next().unwrap_or_default();
+    if matches!(
+        first.to_lowercase().as_str(),
+        "note" | "nb" | "important" | "warning"
+    ) {
+        first = words.next().unwrap_or_default();
+    }
+    matches!(first, "These" | "Those" | "They" | "Such")
 }
 
 /// A list that only names things, each item a code span, a link or a
@@ -1492,6 +1519,24 @@ mod tests {
             "{titles:?}"
         );
         assert!(details[0].contains("https://meta.example.org/t/using-service-objects/333641"));
+    }
+
+    #[test]
+    fn a_paragraph_that_points_back_joins_what_it_points_at() {
+        let text = "# Guide\n\n## Searching test suites\n\nThese test suites are pre-cloned and ready to search:\n\n- **Test262** (`tasks/coverage/test262/`) - spec compliance\n- **Babel** (`tasks/coverage/babel/`) - parsing edge cases\n\nNOTE: These suites are script-cloned and fully gitignored, so a plain `rg` inside them silently returns nothing. Use `rg --no-ignore` when searching them.\n";
+        let (titles, details) = titles_and_details(text, "AGENTS.md");
+        assert_eq!(titles.len(), 1, "{titles:?}");
+        assert!(details[0].contains("`rg --no-ignore`"), "{}", details[0]);
+        assert!(
+            details[0].contains("tasks/coverage/test262/"),
+            "{}",
+            details[0]
+        );
+        // Rules split from a labelled list each stand alone: what points
+        // back at all of them joins none.
+        let text = "# Guide\n\n## Style\n\nCode style:\n\n- Always run the formatter before committing any change.\n- Never add a dependency without asking the maintainers first.\n\nThese rules are checked in CI by the lint job on every pull request.\n";
+        let (titles, _) = titles_and_details(text, "AGENTS.md");
+        assert_eq!(titles.len(), 3, "{titles:?}");
     }
 
     #[test]
