@@ -33,6 +33,7 @@
 //! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, scope same / broader / both global, or narrower with bodies `BODY_OVER_TITLE` more alike than titles and a title that opens with something the target names, in one of its first two telling words (see [`words_scope`]), and the titles do not name two tools of one kind (pnpm / Cargo), nor the target's title a thing in code the candidate never writes (`PodDisruptionBudget`), and each title has a content word the other memory uses ("Location access requested when the Map tab first opens" shares body words, not a subject, with "Ask for push permission after onboarding"), and the candidate's title reports no change as done ("… renamed to `APP_DB_DSN`"); a narrower scope made of paths the target lists as written counts as the same, and so does an overlapping one with six or more such words under a title that opens on something the target names; at `combined ≥ OVERLAP` six or more such words, titles of no shared shape naming different things, of one polarity and not contradicting each other | duplicate | merge |
 //! | bodies more alike than titles (summary ≥ `BODY_ALIKE` and `BODY_OVER_TITLE` above the title: the same knowledge told from another side, where a look-alike keeps the title's shape), no close runner-up, no tools of one kind, a title that announces no change and says nothing of how things are now; across types, nothing of the target's title turned down | duplicate (additive update when it adds) | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept |
+//! | (any merge above as a duplicate, of the same type, with no additive wording and below `DUPLICATE`, when the candidate's text is at least `TELLS_MORE` (1.4) times as long as the target's: it tells more than the memory holds) | additive update | merge |
 //!
 //! Never merged: a candidate whose title compares a value with what it
 //! was ("Shorter access-token lifetime", not "must be longer than …") into
@@ -451,6 +452,7 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
             ),
         )
     });
+    let verdict = length_relation(verdict, scored);
     if verdict.1 == Decision::Merge {
         if let Some(why) = merge_contradicts(scored) {
             return ambiguous(&live, best, why);
@@ -460,6 +462,32 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
         }
     }
     verdict
+}
+
+/// A merge found to repeat the target is an addition when the candidate
+/// says much more than the memory holds (see [`Scored::tells_more`]);
+/// additive wording, a near-verbatim copy and a memory of another type keep
+/// the relation they give. (The other way round, a short candidate that
+/// adds an exception or a reason is still an addition.)
+fn length_relation(verdict: Verdict, scored: &Scored) -> Verdict {
+    let (relation, decision, targets, confidence, reason) = verdict;
+    let best = &scored.evidence;
+    let settled =
+        !best.additive_wording.is_empty() || best.combined >= DUPLICATE || scored.cross_type;
+    if decision == Decision::Merge
+        && relation == Relation::Duplicate
+        && !settled
+        && scored.tells_more
+    {
+        return (
+            Relation::AdditiveUpdate,
+            decision,
+            targets,
+            confidence,
+            format!("{reason}; it tells more than the memory holds"),
+        );
+    }
+    (relation, decision, targets, confidence, reason)
 }
 
 /// A person's call, the dismissed memory named first, when one is closer

@@ -625,6 +625,11 @@ pub(super) struct Scored {
     /// (`services/orders/internal/client/inventory.go` under
     /// `services/*/internal/client/**`) names none.
     pub(super) names_part: bool,
+    /// The candidate's text (title, summary and detail) is at least
+    /// [`TELLS_MORE`] times as long as the target's: merged, it brings
+    /// more than the memory holds, where a retelling of about its length
+    /// repeats it.
+    pub(super) tells_more: bool,
     /// The titles name different tools of one kind, each unknown to the
     /// other memory ("pnpm store cache …" against "Cargo cache key …"), or
     /// each a capitalised name inside it that the other never uses ("R8
@@ -1223,8 +1228,15 @@ pub(super) fn evidence(
         tools_apart,
         listed_in_target: listed_in(candidate, target),
         names_part: names_part(candidate, features, target, target_features),
+        tells_more: TELLS_MORE.1 * features.text.chars().count()
+            >= TELLS_MORE.0 * target_features.text.chars().count(),
     }
 }
+
+/// How much longer than the memory it merges into a candidate must be to
+/// add to it rather than repeat it (see [`Scored::tells_more`]): 7/5, 1.4
+/// times its length.
+pub(super) const TELLS_MORE: (usize, usize) = (7, 5);
 
 /// Whether the titles share a word that is not generic.
 fn titles_share(features: &Features, target_features: &Features) -> bool {
@@ -5303,6 +5315,52 @@ mod tests {
             "{out:#?}"
         );
         assert_eq!(out.relation, Relation::AmbiguousOverlap, "{out:#?}");
+    }
+
+    #[test]
+    fn a_retelling_that_tells_much_more_adds_to_the_memory() {
+        use MemoryType::Convention;
+        let stored = [memory(
+            "probes-0001",
+            Convention,
+            "Services expose /healthz and /readyz",
+            "/healthz is liveness, /readyz is readiness. Readiness fails while Redis or \
+             Postgres is unreachable so the pod is taken out of the Service.",
+            &["server/internal/health/**"],
+        )];
+        let cases = [
+            // About the memory's length: a repeat.
+            (
+                "Only readiness looks at dependencies",
+                "/healthz (liveness) must not check Redis or Postgres; /readyz keeps the \
+                 dependency checks.",
+                Relation::Duplicate,
+            ),
+            // Well past it: what happened when liveness checked Redis.
+            (
+                "Only readiness looks at dependencies",
+                "/healthz (liveness) must not check Redis or Postgres - it only reports \
+                 whether the process's own loop is alive. When it did check Redis, a 20s \
+                 Redis failover got every matchmaker pod restarted at once. /readyz keeps \
+                 the dependency checks.",
+                Relation::AdditiveUpdate,
+            ),
+        ];
+        for (title, summary, want) in cases {
+            let out = review_new(
+                &stored,
+                Convention,
+                title,
+                summary,
+                &["server/internal/health/**"],
+            );
+            assert_eq!(
+                verdict_of(&out),
+                (Decision::Merge, Some("probes-0001")),
+                "{out:#?}"
+            );
+            assert_eq!(out.relation, want, "{summary}: {}", out.reason);
+        }
     }
 
     #[test]
