@@ -749,6 +749,53 @@ fn part_of_another(
     longer || attributive || counts
 }
 
+/// Units of data that a system loses, not things a team retires:
+/// "--- 12 messages dropped ---", "gaps show up as dropped packets".
+const DATA_UNITS: &[&str] = &[
+    "message",
+    "messages",
+    "packet",
+    "packets",
+    "frame",
+    "frames",
+    "event",
+    "events",
+    "sample",
+    "samples",
+    "request",
+    "requests",
+    "connection",
+    "connections",
+    "byte",
+    "bytes",
+    "row",
+    "rows",
+    "record",
+    "records",
+    "datagram",
+    "datagrams",
+    "span",
+    "spans",
+    "metric",
+    "metrics",
+    "log",
+    "logs",
+    "line",
+    "lines",
+    "reading",
+    "readings",
+    "notification",
+    "notifications",
+];
+
+/// Whether "dropped" next to a unit of data says it was lost ("messages
+/// dropped", "dropped packets", "3 frames were dropped"), not retired.
+fn data_lost(phrase: &str, raw: &[String], start: usize, len: usize) -> bool {
+    let unit = |w: Option<&String>| w.is_some_and(|w| DATA_UNITS.contains(&w.as_str()));
+    phrase.ends_with("dropped")
+        && (unit(start.checked_sub(1).and_then(|i| raw.get(i))) || unit(raw.get(start + len)))
+}
+
 /// What a bare move verb ("moved", "switched") says was left, in the words
 /// after it: what follows "from", or "off" ("Moved figure scripts off
 /// Plots.jl"); for "Switched 3D physics to Jolt", the words before "to"
@@ -815,7 +862,9 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             if matches!(phrase, THERE_IS_NO | THERE_ARE_NO) && !names_a_file_next(written) {
                 continue;
             }
-            if part_of_another(phrase, &clause, &raw, start, len) {
+            if part_of_another(phrase, &clause, &raw, start, len)
+                || data_lost(phrase, &raw, start, len)
+            {
                 continue;
             }
             let mut after = &clause[start + len..];
@@ -903,6 +952,17 @@ mod tests {
             (
                 "Use date-fns instead of Moment.js; it is smaller.",
                 &[("instead of", &[&["moment", "js"]])],
+            ),
+            // Data a system loses is no thing retired.
+            (
+                "With the default 1 KB buffer the log shows '--- 12 messages dropped ---'.",
+                &[],
+            ),
+            ("Reboots would show up as dropped packets.", &[]),
+            ("Three frames were dropped during the handover.", &[]),
+            (
+                "The mcumgr tool was dropped from the tools image.",
+                &[("was dropped", &[&["mcumgr", "tool"]])],
             ),
             // What a move left comes after "off", past what moved.
             (
