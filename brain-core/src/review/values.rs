@@ -108,8 +108,19 @@ pub(super) struct Value {
     pub(super) named: bool,
     /// It is given as an estimate: "about 400", "~2 s", "roughly 10%".
     pub(super) approximate: bool,
-    /// It is named as dropped: "Drop iOS 15", "remove Python 3.9".
-    pub(super) dropped: bool,
+    /// Whether it is stated, or named as given up or turned down.
+    pub(super) held: Held,
+}
+
+/// How a text holds a value it writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Held {
+    /// Stated as it is.
+    Stated,
+    /// Named as dropped: "Drop iOS 15", "remove Python 3.9".
+    Dropped,
+    /// What a negated verb would move to: "don't drop the cap to 30".
+    Refused,
 }
 
 impl Value {
@@ -271,7 +282,10 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
     // against `severity=critical`) is kept beside the new one, unless it
     // writes it as what was ("CACHE was easily confused with …").
     let kept = |p: &Value| {
-        candidate.title.iter().any(|q| q.same(p) && !q.dropped)
+        candidate
+            .title
+            .iter()
+            .any(|q| q.same(p) && q.held != Held::Dropped)
             || matches!(&p.amount, Amount::Name(n) if candidate
                 .lower
                 .split(|c: char| !c.is_alphanumeric() && c != '_')
@@ -326,7 +340,7 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
     let versions = |q: &Value, p: &Value| {
         matches!(q.amount, Amount::Version(_)) || matches!(p.amount, Amount::Version(_))
     };
-    for q in &candidate.title {
+    for q in candidate.title.iter().filter(|q| q.held != Held::Refused) {
         for p in &target.title {
             if !(differ(q, p) && fresh(q) && !kept(p)) {
                 continue;
@@ -350,7 +364,7 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
                 .iter()
                 .all(|v| matches!(v.amount, Amount::Number { dim: "clock", .. }))
     };
-    for q in &candidate.all {
+    for q in candidate.all.iter().filter(|q| q.held != Held::Refused) {
         for p in &target.all {
             if differ(q, p) && fresh(q) && !kept(p) && (about(q, p) >= 1 || clocks(q, p)) {
                 let new_in_title = candidate
@@ -538,6 +552,8 @@ pub(super) fn values(text: &str) -> Vec<Value> {
     // Topic words seen before the current token in its clause, nearest last,
     // as (root, as written).
     let mut before: Vec<(String, String)> = Vec::new();
+    // Where a value is set: what it is about too, beside the words naming it.
+    let mut place: Vec<String> = Vec::new();
     let mut i = 0;
     while i < raw.len() {
         let token = raw[i];
@@ -616,26 +632,21 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         }
         if let Some((amount, written, counted, named)) = found {
             let mut v = value(amount, written, counted, named, &before);
+            v.key.extend(place.iter().cloned());
             v.approximate = estimated(&raw, i);
-            v.dropped = dropped(&raw, i);
+            v.held = held(&raw, i);
             out.push(v);
+        } else if let Some(words) = place_words(&raw, i, core) {
+            place.extend(words);
         } else {
-            for w in text::code_words(core) {
-                let r = text::root(&w);
-                if !text::is_stopword(&w)
-                    && w.chars().next().is_some_and(char::is_alphabetic)
-                    && !FILLER.contains(&r.as_str())
-                    && !CHANGE_WORDS.contains(&r.as_str())
-                {
-                    before.push((r, core.to_owned()));
-                }
-            }
+            before.extend(topic_words(core));
         }
         i += used;
         if (ends_clause || raw[i].ends_with([',', ';', ':', '.', '!', '?', ')']))
             && !labels_value(&raw[i..])
         {
             before.clear();
+            place.clear();
         }
         i += 1;
     }
@@ -765,6 +776,63 @@ fn dropped(raw: &[&str], i: usize) -> bool {
     })
 }
 
+/// The topic words of a token that may say what a later value is about,
+/// as (root, token as written).
+fn topic_words(core: &str) -> Vec<(String, String)> {
+    text::code_words(core)
+        .into_iter()
+        .filter_map(|w| {
+            let r = text::root(&w);
+            (!text::is_stopword(&w)
+                && w.chars().next().is_some_and(char::is_alphabetic)
+                && !FILLER.contains(&r.as_str())
+                && !CHANGE_WORDS.contains(&r.as_str()))
+            .then(|| (r, core.to_owned()))
+        })
+        .collect()
+}
+
+/// How the text holds the value at `i`.
+fn held(raw: &[&str], i: usize) -> Held {
+    if dropped(raw, i) {
+        Held::Dropped
+    } else if refused(raw, i) {
+        Held::Refused
+    } else {
+        Held::Stated
+    }
+}
+
+/// The words of a path said as where something is ("in
+/// ingest/src/pipeline.rs"), if `core`, at `i`, is one.
+fn place_words(raw: &[&str], i: usize, core: &str) -> Option<Vec<String>> {
+    let at = i > 0 && ["in", "under", "at"].contains(&raw[i - 1].to_lowercase().as_str());
+    (at && core.contains('/')).then(|| {
+        text::code_words(core)
+            .iter()
+            .filter(|w| !text::is_stopword(w))
+            .map(|w| text::root(w))
+            .collect()
+    })
+}
+
+/// Whether the value at `i` is one a negated verb would move to: "please
+/// don't drop the e2e job's cap to 30" names 30 as turned down.
+fn refused(raw: &[&str], i: usize) -> bool {
+    let word = |k: usize| {
+        raw[k]
+            .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+            .to_lowercase()
+    };
+    if i == 0 || word(i - 1) != "to" {
+        return false;
+    }
+    (i.saturating_sub(8)..i - 1)
+        .rev()
+        .take_while(|&k| !raw[k].ends_with([',', ';', '.', ':', '!', '?']))
+        .any(|k| matches!(word(k).as_str(), "don't" | "dont" | "never" | "not"))
+}
+
 /// Whether `tokens` open with a label whose value follows in the same clause:
 /// "retention: 7 years", "Editor version: 2022.3.20f1" (the words before the
 /// colon say what the value is about).
@@ -818,7 +886,7 @@ fn value(
         subject,
         named,
         approximate: false,
-        dropped: false,
+        held: Held::Stated,
     }
 }
 
@@ -1039,7 +1107,32 @@ fn parse(word: &str) -> Option<(Amount, bool)> {
     let status = word.strip_suffix('s').is_some_and(|d| {
         d.len() == 3 && d.starts_with(['4', '5']) && d.bytes().all(|b| b.is_ascii_digit())
     });
-    if status { None } else { parse_amount(word) }
+    if status {
+        return None;
+    }
+    // Digits grouped the way code writes them: "10_000", "1_048_576".
+    match grouped_digits(word) {
+        Some(joined) => parse_amount(&joined),
+        None => parse_amount(word),
+    }
+}
+
+/// A number written with `_` between groups of three digits, as Rust,
+/// Python, Java and others allow (`10_000`), without the underscores.
+fn grouped_digits(word: &str) -> Option<String> {
+    let end = word
+        .find(|c: char| !(c.is_ascii_digit() || c == '_'))
+        .unwrap_or(word.len());
+    let (number, rest) = word.split_at(end);
+    let mut groups = number.split('_');
+    let first = groups.next()?;
+    let rest_groups: Vec<&str> = groups.collect();
+    let grouped = !rest_groups.is_empty()
+        && (1..=3).contains(&first.len())
+        && rest_groups
+            .iter()
+            .all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()));
+    grouped.then(|| format!("{}{rest}", number.replace('_', "")))
 }
 
 fn parse_amount(word: &str) -> Option<(Amount, bool)> {
@@ -1188,6 +1281,25 @@ mod tests {
             Some((Amount::Number { value, dim: "s" }, _)) => Some(value),
             _ => None,
         };
+        // Digits grouped as code writes them.
+        let plain = |w: &str| match parse(w) {
+            Some((Amount::Number { value, dim: "" }, _)) => Some(value),
+            _ => None,
+        };
+        assert_eq!(plain("10_000"), Some(10_000.0));
+        assert_eq!(plain("1_048_576"), Some(1_048_576.0));
+        assert_eq!(plain("10_00"), None);
+        // Where a value is set is part of what it is about, after the words
+        // that name it; a value a negated verb would move to is refused.
+        let key = |t: &str| values(t).first().map(|v| v.key.clone()).unwrap_or_default();
+        let channel = key("CHANNEL_CAP in ingest/src/pipeline.rs is 50_000.");
+        assert!(
+            channel.contains("channel") && channel.contains("pipelin"),
+            "{channel:?}"
+        );
+        let refused = |t: &str| values(t).first().is_some_and(|v| v.held == Held::Refused);
+        assert!(refused("please don't drop the e2e job's cap to 30."));
+        assert!(!refused("we dropped the e2e job's cap to 30."));
         assert_eq!(parse("404s"), None);
         assert_eq!(parse("503s"), None);
         assert_eq!(seconds("300s"), Some(300.0));
