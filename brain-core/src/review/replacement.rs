@@ -53,6 +53,7 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "moved to",
     "moved into",
     "extracted into",
+    "split out into",
     "split into",
     "was split up",
     "were split up",
@@ -279,6 +280,7 @@ pub(super) fn retires(phrase: &str) -> bool {
                 | "relocated"
                 | "extracted into"
                 | "split into"
+                | "split out into"
         )
 }
 
@@ -321,7 +323,7 @@ fn object_side(phrase: &str) -> Side {
         // ("X was removed from the admin dashboard").
         "not anymore" | "anymore" | "any more" | "replaced by" | "superseded by" | "in favor of"
         | "in favour of" | "gone" | "went away" | "going away" | "moved to"
-        | "moved into" | "extracted into" | "split into" | "was split up" | "were split up"
+        | "moved into" | "extracted into" | "split into" | "split out into" | "was split up" | "were split up"
         | "been split up" | "relocated to" | "now lives in"
         | "now live in" | "now in" | "now sit in" | "now sit under" | "was removed"
         | "were removed" | "been removed" | "was deleted" | "were deleted" | "been deleted"
@@ -959,6 +961,11 @@ mod tests {
                 &[],
             ),
             ("Reboots would show up as dropped packets.", &[]),
+            // What was split out comes before, where to after.
+            (
+                "The HIL jobs were split out into ci/hil.gitlab-ci.yml.",
+                &[("split out into", &[&["hil", "jobs"]])],
+            ),
             ("Three frames were dropped during the handover.", &[]),
             (
                 "The mcumgr tool was dropped from the tools image.",
