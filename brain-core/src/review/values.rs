@@ -621,12 +621,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         {
             // "defaults to false": a default, told apart from "=false".
             found = Some((b, core.to_owned(), Some("default".to_owned()), false));
-        } else if let Some(name) = constant(core)
-            && i > 0
-            && (["is", "to", "now", "="].contains(&raw[i - 1].to_lowercase().as_str())
-                || raw[i - 1].eq_ignore_ascii_case("as") && names_in_clause(&raw[..i - 1])
-                || resource_name(core) && kind_named(&raw[..i]))
-        {
+        } else if let Some(name) = named_value(&raw, i, core) {
             // "compatibility is now BACKWARD_TRANSITIVE".
             found = Some((Amount::Name(name), core.to_owned(), None, false));
         }
@@ -774,6 +769,29 @@ fn dropped(raw: &[&str], i: usize) -> bool {
             DROPPING.contains(&w.as_str())
         })
     })
+}
+
+/// A name the word at `i` (as `core`) states as a value: a constant or a
+/// resource after "is", "to", "now" or "=" ("compatibility is now
+/// `BACKWARD_TRANSITIVE`"), or bound "as" one in a clause that names; or a
+/// quoted word assigned with a spaced "=" (`LAYERSERIES_COMPAT_acme =
+/// "scarthgap"`).
+fn named_value(raw: &[&str], i: usize, core: &str) -> Option<String> {
+    let previous = raw.get(i.checked_sub(1)?)?.to_lowercase();
+    if previous == "="
+        && raw[i].starts_with(['"', '\''])
+        && core.len() >= 2
+        && core
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    {
+        return Some(core.to_owned());
+    }
+    let name = constant(core)?;
+    (["is", "to", "now", "="].contains(&previous.as_str())
+        || previous == "as" && names_in_clause(&raw[..i - 1])
+        || resource_name(core) && kind_named(&raw[..i]))
+    .then_some(name)
 }
 
 /// The topic words of a token that may say what a later value is about,
@@ -1297,6 +1315,20 @@ mod tests {
             channel.contains("channel") && channel.contains("pipelin"),
             "{channel:?}"
         );
+        // A quoted word assigned with a spaced "=" is a value of the name.
+        let named = |t: &str| match values(t).first() {
+            Some(Value {
+                amount: Amount::Name(n),
+                subject,
+                ..
+            }) => Some((n.clone(), subject.clone())),
+            _ => None,
+        };
+        assert_eq!(
+            named(r#"meta-acme declares LAYERSERIES_COMPAT_acme = "scarthgap" only."#),
+            Some(("scarthgap".to_owned(), "LAYERSERIES_COMPAT_acme".to_owned()))
+        );
+        assert_eq!(named("the release name = kirkstone, an LTS"), None);
         let refused = |t: &str| values(t).first().is_some_and(|v| v.held == Held::Refused);
         assert!(refused("please don't drop the e2e job's cap to 30."));
         assert!(!refused("we dropped the e2e job's cap to 30."));
