@@ -468,6 +468,7 @@ fn units(section: &Section) -> Vec<Unit> {
                 && refers_back(&u.text)
                 && merged.last().is_some_and(|l: &Unit| {
                     l.label.is_none()
+                        && (l.block || l.prose)
                         && l.text.chars().count() + u.text.chars().count()
                             <= 2 * PARAGRAPHS_TOGETHER
                 }));
@@ -1537,6 +1538,11 @@ mod tests {
         let text = "# Guide\n\n## Style\n\nCode style:\n\n- Always run the formatter before committing any change.\n- Never add a dependency without asking the maintainers first.\n\nThese rules are checked in CI by the lint job on every pull request.\n";
         let (titles, _) = titles_and_details(text, "AGENTS.md");
         assert_eq!(titles.len(), 3, "{titles:?}");
+        // Nor does it join the last of a list of rules with no lead-in.
+        let text = "# Guide\n\n## Style\n\n- Always run the formatter before committing any change.\n- Never add a dependency without asking the maintainers first.\n\nThese rules are checked in CI by the lint job on every pull request.\n";
+        let (titles, details) = titles_and_details(text, "AGENTS.md");
+        assert_eq!(titles.len(), 3, "{titles:?}");
+        assert!(!details[1].contains("lint job"), "{}", details[1]);
     }
 
     #[test]
