@@ -223,6 +223,7 @@ const INSTRUCTING: &[&str] = &[
 /// description that instructs nothing: `` `/src`: Main source code for all
 /// packages``, `**Testing:** Vitest`.
 fn is_catalogue_entry(line: &str) -> bool {
+    static BINDING: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     let t = line.trim();
     let after_label = if let Some(rest) = t.strip_prefix('`') {
         rest.split_once('`').map(|(_, r)| r)
@@ -251,10 +252,12 @@ fn is_catalogue_entry(line: &str) -> bool {
             .next()
             .is_some_and(|w| INSTRUCTING.contains(&w))
     });
-    let binding: Vec<String> = OBLIGING
-        .iter()
-        .map(|w| crate::review::text::words(w).concat())
-        .collect();
+    let binding = BINDING.get_or_init(|| {
+        OBLIGING
+            .iter()
+            .map(|w| crate::review::text::words(w).concat())
+            .collect()
+    });
     !rest.is_empty()
         && !instructs_later
         && !INSTRUCTING.contains(&first.as_str())

@@ -149,6 +149,8 @@ pub(super) struct Features {
     /// Where the title ends in `text` (the summary and detail follow a line
     /// break later).
     title_len: usize,
+    /// How many characters `text` has (see [`Scored::tells_more`]).
+    chars: usize,
     /// Words the text turns down: those right after "not", "never",
     /// "don't", "rather than", "instead of", "avoid" ("Testcontainers, not
     /// H2"), or that it calls past ("the old", "deprecated").
@@ -204,6 +206,7 @@ impl Features {
             claim: OnceCell::new(),
             sentences: OnceCell::new(),
             title_len: m.title.len(),
+            chars: text.chars().count(),
             rejected: rejected_words(&text),
             title_rejected: rejected_words(&m.title),
             added_to: OnceCell::new(),
@@ -1228,8 +1231,7 @@ pub(super) fn evidence(
         tools_apart,
         listed_in_target: listed_in(candidate, target),
         names_part: names_part(candidate, features, target, target_features),
-        tells_more: TELLS_MORE.1 * features.text.chars().count()
-            >= TELLS_MORE.0 * target_features.text.chars().count(),
+        tells_more: TELLS_MORE.1 * features.chars >= TELLS_MORE.0 * target_features.chars,
     }
 }
 

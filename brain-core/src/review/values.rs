@@ -825,13 +825,7 @@ fn held(raw: &[&str], i: usize) -> Held {
 /// ingest/src/pipeline.rs"), if `core`, at `i`, is one.
 fn place_words(raw: &[&str], i: usize, core: &str) -> Option<Vec<String>> {
     let at = i > 0 && ["in", "under", "at"].contains(&raw[i - 1].to_lowercase().as_str());
-    (at && core.contains('/')).then(|| {
-        text::code_words(core)
-            .iter()
-            .filter(|w| !text::is_stopword(w))
-            .map(|w| text::root(w))
-            .collect()
-    })
+    (at && core.contains('/')).then(|| topic_words(core).into_iter().map(|(r, _)| r).collect())
 }
 
 /// Whether the value at `i` is one a negated verb would move to: "please
