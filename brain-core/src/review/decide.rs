@@ -1289,9 +1289,16 @@ fn change_or_distinct(
         &target_features.roots,
     );
     let shape_apart = shape.is_some();
+    // Shared names are the setting, not the subject, when the titles differ
+    // in a proper name ("Staging and UAT use different
+    // **RabbitMQ** vhosts" / "… **OpenSearch** index prefixes", both naming
+    // `/acme_stg` and `/acme_uat`).
+    let names_the_difference = shape.as_ref().is_some_and(|d| {
+        title_name(&candidate.title, &d.candidate) || title_name(&target.title, &d.target)
+    });
     let distinct = if find_phrases(&features.text, ADDITIVE_WORDING).is_empty()
         && !features.elaborates
-        && !named_alike
+        && (!named_alike || names_the_difference)
     {
         shape
     } else {
@@ -1308,6 +1315,21 @@ fn change_or_distinct(
     })
     .or(named_apart);
     (changed, distinct, shape_apart)
+}
+
+/// Whether a title holds `root` as a proper name past its first word: a
+/// capitalised word in mixed case (`RabbitMQ`, `PCIe`, `Amazon`).
+fn title_name(title: &str, root: &str) -> bool {
+    title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .skip(1)
+        .any(|w| {
+            w.chars().next().is_some_and(char::is_uppercase)
+                // Not an acronym of a kind of thing ("ZIP codes").
+                && w.chars().any(char::is_lowercase)
+                && text::code_words(w).iter().any(|p| text::root(p) == root)
+        })
 }
 
 /// Acronyms of kinds of things, not names of one.
@@ -2748,6 +2770,49 @@ mod tests {
         m.status = Status::Candidate;
         m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
         Reviewer::new(stored.iter()).review(&m)
+    }
+
+    #[test]
+    fn shared_names_do_not_join_titles_that_differ_in_a_proper_name() {
+        let stored = vec![memory(
+            "index-prefix-0001",
+            MemoryType::Convention,
+            "Staging and UAT use different OpenSearch index prefixes",
+            "Staging and UAT point at the same managed OpenSearch domain, so \
+             `opensearch_index_prefix` is `acme_stg` on staging and `acme_uat` on UAT; \
+             copying env.php between them makes one overwrite the other's index.",
+            &["app/etc/env.php"],
+        )];
+        let cases: &[(&str, &str, Decision)] = &[
+            // The same two names (`acme_stg`, `acme_uat`) set for another
+            // system: the title says which, in a name the memory never uses.
+            (
+                "Staging and UAT use different RabbitMQ vhosts",
+                "Staging and UAT talk to the same RabbitMQ broker, so \
+                 `queue.amqp.virtualhost` is `/acme_stg` on staging and `/acme_uat` on UAT; \
+                 with one vhost UAT consumers eat staging's messages.",
+                Decision::Accept,
+            ),
+            // The same difference in a lowercase word is no name: the two
+            // shared names still make one subject.
+            (
+                "Staging and UAT use different index namespaces",
+                "Staging and UAT share the OpenSearch domain, so the prefix is `acme_stg` \
+                 on staging and `acme_uat` on UAT; one env.php copied over the other \
+                 overwrites an index.",
+                Decision::Merge,
+            ),
+        ];
+        for (title, summary, want) in cases {
+            let out = review_new(
+                &stored,
+                MemoryType::Convention,
+                title,
+                summary,
+                &["app/etc/env.php"],
+            );
+            assert_eq!(verdict_of(&out).0, *want, "{title}: {}", out.reason);
+        }
     }
 
     #[test]
