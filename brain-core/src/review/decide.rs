@@ -988,10 +988,62 @@ fn refuses_path(text: &str, path: &str) -> bool {
     })
 }
 
+/// Verbs by which a file holds what it holds.
+const HOLDING: &[&str] = &[
+    "is", "are", "has", "have", "holds", "contains", "keeps", "now",
+];
+
+/// Whether `text` (lowercase) says the file `name` holds only something,
+/// right after naming it and in the same clause: "vcu118.xdc is pins and
+/// IOSTANDARDs only", "the root jenkinsfile has only the pr pipeline".
+fn holds_only(text: &str, name: &str) -> bool {
+    let name = name.to_lowercase();
+    if name.len() < 4 {
+        return false;
+    }
+    text.match_indices(&name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || matches!(c, '/' | '.' | '_' | '-')) {
+            return false;
+        }
+        let rest = &text[i + name.len()..];
+        let clause = rest
+            .split([';', ',', '\n', '(', ':'])
+            .next()
+            .unwrap_or_default()
+            .split(". ")
+            .next()
+            .unwrap_or_default();
+        let words: Vec<&str> = clause
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .filter(|w| !w.is_empty())
+            .collect();
+        words.first().is_some_and(|w| HOLDING.contains(w))
+            && words.iter().take(9).skip(1).any(|w| *w == "only")
+    })
+}
+
 fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Option<String> {
     let own = &candidate.scope.paths;
     if own.is_empty() || target.scope.paths.is_empty() {
         return None;
+    }
+    let lower = features.text.to_lowercase();
+    // The old file (a path's last part, `Jenkinsfile` too) said to hold only
+    // something else while the candidate's own paths name another file:
+    // "`vcu118.xdc` is pins and IOSTANDARDs only", "the root Jenkinsfile has
+    // only the PR pipeline".
+    if own
+        .iter()
+        .any(|o| file_name(o).is_some() && !target.scope.paths.contains(o))
+        && let Some(old) = target
+            .scope
+            .paths
+            .iter()
+            .filter(|t| !t.contains(['*', '?', '[', '{']))
+            .find(|t| holds_only(&lower, t.rsplit('/').next().unwrap_or(t)))
+    {
+        return Some(old.clone());
     }
     if !features.says_where() {
         return None;
@@ -1026,7 +1078,6 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
     }) {
         return Some(old.clone());
     }
-    let lower = features.text.to_lowercase();
     // A file that gave way to another of its kind in the same tree, which
     // the candidate never names again: `dags/orders/daily_load.py` "now"
     // for `dags/daily_orders_etl.py` under the same title; under another
@@ -3480,7 +3531,49 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 16] = [
+        let rows: [Row; 19] = [
+            (
+                "the old file said to hold only something else, the rule in a new one",
+                (
+                    "Prototype clock constraints are in vcu118.xdc",
+                    "create_clock for the 300 MHz sysclk and the MMCM generated clocks are at the top of fpga/constraints/vcu118.xdc.",
+                    &["fpga/constraints/vcu118.xdc"],
+                ),
+                (
+                    "Where the prototype clocks are constrained",
+                    "fpga/constraints/timing/clocks.xdc has the create_clock for sysclk (300 MHz) and the MMCM generated clocks. vcu118.xdc is pins and IOSTANDARDs only.",
+                    &["fpga/constraints/timing/clocks.xdc"],
+                ),
+                Decision::Supersede,
+            ),
+            (
+                "a file without an extension said to have only the rest",
+                (
+                    "Nightly pipeline is in the root Jenkinsfile",
+                    "The root Jenkinsfile handles PR builds and the nightly; the cron is in its triggers block.",
+                    &["Jenkinsfile"],
+                ),
+                (
+                    "nightly.groovy holds the nightly pipeline",
+                    "ci/jenkins/nightly.groovy is the nightly job's script, cron included. The root Jenkinsfile has only the PR pipeline.",
+                    &["ci/jenkins/nightly.groovy", "Jenkinsfile"],
+                ),
+                Decision::Supersede,
+            ),
+            (
+                "only a part of the old file said to matter, nothing held elsewhere",
+                (
+                    "Prototype clock constraints are in vcu118.xdc",
+                    "create_clock for the 300 MHz sysclk and the MMCM generated clocks are at the top of fpga/constraints/vcu118.xdc.",
+                    &["fpga/constraints/vcu118.xdc"],
+                ),
+                (
+                    "Prototype clock constraints need the MMCM names",
+                    "Only the create_clock lines in vcu118.xdc matter for the MMCM; keep its generated-clock names in sync with clk_wiz.",
+                    &["fpga/constraints/vcu118.xdc"],
+                ),
+                Decision::Merge,
+            ),
             (
                 "another file of the tree whose name shares a word, nothing said to move",
                 (
