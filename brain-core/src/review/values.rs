@@ -565,7 +565,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         };
         let mut used = 0;
         let mut found: Option<(Amount, String, Option<String>, bool)> = None;
-        if let Some((image, tag)) = image_reference(core) {
+        if let Some((image, tag)) = image_reference(core).or_else(|| versioned_name(core)) {
             // `node:20-alpine`: the tag of the image named.
             before.push((text::root(image), image.to_owned()));
             found = Some((Amount::Tag(tag.to_owned()), core.to_owned(), None, true));
@@ -676,6 +676,32 @@ fn image_reference(core: &str) -> Option<(&str, &str)> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
     (is_name && is_tag).then_some((name, tag))
+}
+
+/// A package or environment module named with its version after `/` or
+/// `@` (`xcelium/23.09-s004`, `gcc/13.2.0`, `lodash@4.17.21`), as the name
+/// and the version: the version a tool is pinned to, like an image's tag.
+/// A path's last part (`docs/2024.05`) is no version of the directory: the
+/// version has a dot and starts with a digit, and the name is one word.
+fn versioned_name(core: &str) -> Option<(&str, &str)> {
+    let (path, version) = core.rsplit_once('@').or_else(|| core.rsplit_once('/'))?;
+    let name = path.rsplit('/').next()?;
+    let is_name = name.len() >= 2
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    let is_version = version.starts_with(|c: char| c.is_ascii_digit())
+        && version.contains('.')
+        && !version.ends_with('.')
+        && version
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+        // A file: `reports/2024.csv`.
+        && version
+            .rsplit_once('.')
+            .is_none_or(|(_, ext)| ext.starts_with(|c: char| c.is_ascii_digit()));
+    (is_name && is_version).then_some((name, version))
 }
 
 /// A name pinned by a date glued to it (`nightly-2024-11-01`,
@@ -1499,6 +1525,41 @@ mod tests {
                     "services/node-* use node:20-alpine for the runtime stage.",
                 ),
                 Some("node:20-alpine → node:22-bookworm-slim"),
+            ),
+            // A module or package's version after `/` or `@` pins it too.
+            (
+                v(
+                    "Xcelium release used by sim.sh",
+                    "scripts/env/sim.sh loads xcelium/24.09-s002 for every regression.",
+                ),
+                v(
+                    "Simulator version",
+                    "scripts/env/sim.sh does `module load xcelium/23.09-s004`.",
+                ),
+                Some("xcelium/23.09-s004 → xcelium/24.09-s002"),
+            ),
+            (
+                v(
+                    "Pin lodash for the SSR bundle",
+                    "The SSR bundle needs lodash@4.17.21; older ones break the template helper.",
+                ),
+                v(
+                    "lodash is pinned",
+                    "package.json pins lodash@4.17.15 for the SSR bundle.",
+                ),
+                Some("lodash@4.17.15 → lodash@4.17.21"),
+            ),
+            // A file under a dated directory is no version.
+            (
+                v(
+                    "Quarterly report inputs",
+                    "Inputs are read from reports/2024.csv now.",
+                ),
+                v(
+                    "Quarterly report inputs",
+                    "Inputs are read from reports/2023.csv.",
+                ),
+                None,
             ),
             // A date glued to a name pins it as a tag does.
             (
