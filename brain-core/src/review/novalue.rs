@@ -351,6 +351,18 @@ const EPISODIC: &[&str] = &[
     "next meeting",
     "no decision",
     "talked about",
+    "last night",
+    "nothing lost",
+    "nothing to change",
+    "no action needed",
+    "no action required",
+    "spent an hour",
+    "spent two hours",
+    "spent three hours",
+    "spent hours",
+    "spent half",
+    "spent a day",
+    "spent most of",
 ];
 
 /// Past tenses of the routine actions change logs and session notes report
@@ -365,6 +377,7 @@ const ACTIVITY_VERBS: &[&str] = &[
     "changed",
     "checked",
     "cleaned",
+    "cleared",
     "committed",
     "continued",
     "corrected",
@@ -372,8 +385,10 @@ const ACTIVITY_VERBS: &[&str] = &[
     "deleted",
     "deployed",
     "did",
+    "drained",
     "finished",
     "fixed",
+    "flushed",
     "formatted",
     "implemented",
     "installed",
@@ -632,7 +647,8 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
             .any(|c| activity(c, false));
     // A diary entry reads like one in two ways at least: "today" alone may
     // mean "nowadays" ("Today every service logs through pino").
-    let episodic = text::find_phrases(&all, EPISODIC);
+    let mut episodic = text::find_phrases(&all, EPISODIC);
+    episodic.extend(episodic_forms(&all));
     let diary = episodic.len() + usize::from(work) >= 2;
     // A report of work must be about routine work ("Renamed the orders table
     // to purchases" is a lasting fact; "Renamed a variable" is not).
@@ -650,7 +666,7 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
         put_off || (status.is_some() && !text::find_phrases(&all, UNSETTLED).is_empty());
     // "whitespace-only changes", "a docs-only PR": a kind of change, not a
     // restriction.
-    let mut durable = text::find_phrases(&without_kind_only(&all), DURABLE);
+    let mut durable = text::find_phrases(&without_identifiers(&without_kind_only(&all)), DURABLE);
     durable.extend(text::find_phrases(&all, CHANGE_STATES));
     // "It passed on a re-run, so it's fine now", "Everything renders
     // now.": the state of the day.
@@ -696,6 +712,46 @@ pub(super) fn no_durable_value(title: &str, summary: &str, detail: &str) -> Opti
     })
 }
 
+/// Past forms that are no "-ed" word: what happened at a time of day.
+const PAST_FORMS: &[&str] = &["came", "was", "were", "went", "got", "done", "back", "ran"];
+
+/// The diary a text tells by its form, as markers like [`EPISODIC`]'s: one
+/// person's deed ("I banned everything in Varnish"), and an event at a
+/// time of day ("came back at 16:00", "back to 0 by 03:40"), where a
+/// schedule says when things run ("the cron runs at 03:00").
+fn episodic_forms(text: &str) -> Vec<&'static str> {
+    let raw: Vec<&str> = text.split_whitespace().collect();
+    let bare = |w: &str| {
+        w.trim_matches(|c: char| !c.is_alphanumeric() && c != ':')
+            .to_owned()
+    };
+    let past = |w: &str| {
+        let w = bare(w).to_lowercase();
+        (w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed"))
+            || PAST_FORMS.contains(&w.as_str())
+    };
+    let mut out = Vec::new();
+    if raw.windows(2).any(|p| p[0] == "I" && past(p[1])) {
+        out.push("I did");
+    }
+    let clock = |w: &str| {
+        let w = bare(w);
+        w.split_once(':').is_some_and(|(h, m)| {
+            (1..=2).contains(&h.len())
+                && m.len() == 2
+                && h.chars().chain(m.chars()).all(|c| c.is_ascii_digit())
+        })
+    };
+    if (1..raw.len()).any(|i| {
+        clock(raw[i])
+            && matches!(raw[i - 1], "at" | "by")
+            && raw[i.saturating_sub(5)..i - 1].iter().any(|w| past(w))
+    }) {
+        out.push("at a time of day");
+    }
+    out
+}
+
 /// The text without the "only" that names a kind of change rather than a
 /// restriction: "a docs-only PR", "whitespace and using-order only, no
 /// behaviour change" (an "only" that ends its clause after a kind of
@@ -725,12 +781,28 @@ fn without_kind_only(text: &str) -> String {
     out.join(" ")
 }
 
+/// The text without identifiers (`test_uart_break`, `use_cache`): the
+/// words inside a name state nothing.
+fn without_identifiers(text: &str) -> String {
+    text.split(' ')
+        .filter(|w| !w.trim_matches(|c: char| !c.is_alphanumeric()).contains('_'))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Whether a sentence ends on a verb and "now" ("Everything renders now.",
 /// "the build passes now"): how things went today. A state that lasts
 /// names it ("the default is `main` now", "it lives in `lib/` now").
 fn ends_on_now(text: &str) -> bool {
-    text.split(['.', '!', '\n', ';'])
-        .map(|s| s.split_whitespace().collect::<Vec<_>>())
+    text.split(['.', '!', '\n', ';', ','])
+        .map(|s| {
+            // A verb's particle: "the footer shows up now".
+            let mut w: Vec<&str> = s.split_whitespace().collect();
+            if w.len() >= 3 && matches!(w[w.len() - 2], "up" | "through" | "again") {
+                w.remove(w.len() - 2);
+            }
+            w
+        })
         .any(|w| {
             w.len() >= 2 && w[w.len() - 1].eq_ignore_ascii_case("now") && {
                 let verb = w[w.len() - 2].to_lowercase();
@@ -856,6 +928,48 @@ mod tests {
                 true,
             ),
             ("WIP", "wip on search indexing, continuing tomorrow", true),
+            // Incident diaries: one person's deed, an event at a time of day,
+            // hours spent and nothing to change.
+            (
+                "Flushed staging cache after theme deploy",
+                "QA couldn't see the new footer on staging, I banned everything in Varnish and \
+                 flushed Magento cache. Footer shows up now, ticket ACME-2291 closed.",
+                true,
+            ),
+            (
+                "Queues drained after broker maintenance",
+                "Maintenance window done at 03:10, consumers picked up again on the next cron \
+                 tick, export queue back to 0 by 03:40. Nothing lost.",
+                true,
+            ),
+            (
+                "Akeneo sync hang on staging this afternoon",
+                "Spent two hours on the stuck delta sync. The staging PIM was down for its \
+                 upgrade, came back at 16:00 and the next run caught up on its own. Nothing to \
+                 change on our side.",
+                true,
+            ),
+            (
+                "test_uart_break flaky?",
+                "test_uart_break failed once in last night's run (seed 88412). Couldn't \
+                 reproduce with the same seed on Verilator locally. Will look again tomorrow if \
+                 it shows up again.",
+                true,
+            ),
+            // A schedule at a time of day, and a person's finding with its
+            // consequence, last.
+            (
+                "Consumers restart after the nightly maintenance",
+                "The broker maintenance window ends at 03:10; consumers are started by the next \
+                 cron tick, so the export queue is drained by 03:40.",
+                false,
+            ),
+            (
+                "Flushing Varnish drops the grace copies",
+                "I banned everything in Varnish once and learned that it also drops the grace \
+                 copies, so the origin takes the full load: purge by tag instead.",
+                false,
+            ),
             // What someone is on now, and when the PR should be up.
             (
                 "**Current work**",
