@@ -914,6 +914,7 @@ const MOVE_WORDS: &[&str] = &[
     "fold",
     "longer",
     "relocat",
+    "locat",
     "renam",
     "reorganiz",
     "reorganis",
@@ -1023,6 +1024,24 @@ fn holds_only(text: &str, name: &str) -> bool {
     })
 }
 
+/// Whether `text` names `path` only as the end of a longer path
+/// (`dev/tools/phpstan/phpstan.neon` for `phpstan.neon`), at least once.
+fn names_only_elsewhere(text: &str, path: &str) -> bool {
+    let mut elsewhere = false;
+    for (i, _) in text.match_indices(path) {
+        let after = text[i + path.len()..].chars().next();
+        if after.is_some_and(|c| c.is_alphanumeric() || matches!(c, '/' | '_' | '-')) {
+            continue;
+        }
+        match text[..i].chars().next_back() {
+            Some('/') => elsewhere = true,
+            Some(c) if c.is_alphanumeric() || matches!(c, '.' | '_' | '-') => {}
+            _ => return false,
+        }
+    }
+    elsewhere
+}
+
 fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Option<String> {
     let own = &candidate.scope.paths;
     if own.is_empty() || target.scope.paths.is_empty() {
@@ -1054,6 +1073,16 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
     if let Some(old) = target.scope.paths.iter().find(|t| {
         own.iter()
             .any(|o| o.len() > t.len() && o.ends_with(&format!("/{t}")))
+    }) {
+        return Some(old.clone());
+    }
+    // The same file named in the text in a new place, never where it was:
+    // "`dev/tools/phpstan/phpstan.neon`" for `phpstan.neon`.
+    if let Some(old) = target.scope.paths.iter().find(|t| {
+        !t.contains(['*', '?', '[', '{'])
+            && file_name(t).is_some()
+            && !own.contains(*t)
+            && names_only_elsewhere(&lower, &t.to_lowercase())
     }) {
         return Some(old.clone());
     }
@@ -1115,7 +1144,14 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
     {
         return Some(old.clone());
     }
-    target.scope.paths.iter().find_map(|path| {
+    left_directory(own, &target.scope.paths, &lower)
+}
+
+/// A directory of the target's paths (`hosts/`, `ops/runbooks`, the `R/`
+/// folder) that `lower` (the candidate's text) names and none of its own
+/// paths is in (see [`moved_away`]).
+fn left_directory(own: &[String], target_paths: &[String], lower: &str) -> Option<String> {
+    target_paths.iter().find_map(|path| {
         let segments: Vec<&str> = path.split('/').collect();
         // The directories before the first pattern or the file name.
         let dirs: Vec<&str> = segments[..segments.len().saturating_sub(1)]
@@ -3531,7 +3567,35 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 19] = [
+        let rows: [Row; 21] = [
+            (
+                "the same file named in a new directory, never where it was",
+                (
+                    "PHPStan config is phpstan.neon at the repo root",
+                    "`phpstan.neon` and its baseline sit in the repository root; `make stan` calls phpstan without -c.",
+                    &["phpstan.neon", "Makefile"],
+                ),
+                (
+                    "PHPStan config location",
+                    "Config and baseline are `dev/tools/phpstan/phpstan.neon` and `dev/tools/phpstan/baseline.neon`; `make stan` passes `-c dev/tools/phpstan/phpstan.neon`.",
+                    &["dev/tools/phpstan/**", "Makefile"],
+                ),
+                Decision::Supersede,
+            ),
+            (
+                "a file of the same name in another directory, the old one still named",
+                (
+                    "PHPStan config is phpstan.neon at the repo root",
+                    "`phpstan.neon` and its baseline sit in the repository root; `make stan` calls phpstan without -c.",
+                    &["phpstan.neon", "Makefile"],
+                ),
+                (
+                    "PHPStan config location for the API package",
+                    "`packages/api/phpstan.neon` includes the root phpstan.neon and adds the API's own rules; `make stan` runs both.",
+                    &["packages/api/**", "Makefile"],
+                ),
+                Decision::Accept,
+            ),
             (
                 "the old file said to hold only something else, the rule in a new one",
                 (
