@@ -882,8 +882,9 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
                 _ if object_side(phrase) == Side::From => &["to", "onto", "into"],
                 _ if phrase == "replaced" => &["with"],
                 // "We dropped logrus for slog": what follows "for" is the
-                // new thing.
-                _ if retires(phrase) => &["for"],
+                // new thing; "we deleted `preload_keys` from
+                // .magento.env.yaml": what follows "from" is where it was.
+                _ if retires(phrase) || phrase == DELETED => &["for", "from"],
                 _ => &[],
             };
             if let Some(to) = after.iter().position(|w| cut.contains(&w.as_str())) {
@@ -1166,6 +1167,11 @@ mod tests {
                 &[("deleted", &[&["every", "legacy", "webpack", "config"]])],
             ),
             ("Deleted invoices are purged after 30 days.", &[]),
+            // Where it was deleted from is no part of what went.
+            (
+                "We deleted `preload_keys` from .magento.env.yaml last week.",
+                &[("deleted", &[&["preload", "keys"]])],
+            ),
             // Out of a place is taken out; out of date, memory or the box
             // is a state.
             (
