@@ -801,11 +801,11 @@ fn dropped(raw: &[&str], i: usize) -> bool {
 /// resource after "is", "to", "now" or "=" ("compatibility is now
 /// `BACKWARD_TRANSITIVE`"), or bound "as" one in a clause that names; or a
 /// quoted word assigned with a spaced "=" (`LAYERSERIES_COMPAT_acme =
-/// "scarthgap"`).
+/// "scarthgap"`, `` `session.save` = `redis` ``).
 fn named_value(raw: &[&str], i: usize, core: &str) -> Option<String> {
     let previous = raw.get(i.checked_sub(1)?)?.to_lowercase();
     if previous == "="
-        && raw[i].starts_with(['"', '\''])
+        && raw[i].starts_with(['"', '\'', '`'])
         && core.len() >= 2
         && core
             .chars()
@@ -1525,6 +1525,18 @@ mod tests {
                     "services/node-* use node:20-alpine for the runtime stage.",
                 ),
                 Some("node:20-alpine → node:22-bookworm-slim"),
+            ),
+            // A name in backticks after a spaced "=" is the setting's value.
+            (
+                v(
+                    "Session storage",
+                    "env.php sets `session.save` = `redis` on every node.",
+                ),
+                v(
+                    "Session storage",
+                    "env.php sets `session.save` = `files` on every node.",
+                ),
+                Some("files → redis"),
             ),
             // A module or package's version after `/` or `@` pins it too.
             (
