@@ -289,6 +289,10 @@ fn supersede(scored: &Scored) -> Verdict {
         format!(
             "it says things moved out of `{dir}`, where the memory applies, and lives elsewhere"
         )
+    } else if let Some(name) = &scored.drops
+        && best.replacement_wording.is_empty()
+    {
+        format!("it says things are now done without `{name}`, which the memory's title names")
     } else if let Some(super::decide::Switch {
         new,
         old,
@@ -852,6 +856,10 @@ fn replaced_by_name<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
         .filter(|s| {
             s.evidence.lineage_link
                 || (s.moved_from.is_some() && s.kindred() && s.evidence.combined >= RESTATED)
+                // The title's own flag, now left out: named beyond doubt.
+                || (s.drops.is_some()
+                    && s.kindred()
+                    && s.evidence.scope != ScopeRelation::Disjoint)
                 || (!s.evidence.replacement_wording.is_empty()
                     && ((s.evidence.scope != ScopeRelation::Narrower && s.kindred())
                         || s.named_clearly())

@@ -611,6 +611,10 @@ pub(super) struct Scored {
     /// its own scope holds in another place, while it says where things
     /// are now.
     pub(super) moved_from: Option<String>,
+    /// A flag or name of the target's title the candidate says is now left
+    /// out (see [`dropped_from_title`]): "xrun is called without
+    /// -licqueue" against "xrun waits for a seat with -licqueue".
+    pub(super) drops: Option<String>,
     /// A phrase retiring something names a word of the target's title that
     /// only the target shares with the candidate among the memories compared
     /// ("logrus was dropped" against "API service logs via logrus"): the
@@ -989,6 +993,50 @@ fn refuses_path(text: &str, path: &str) -> bool {
     })
 }
 
+/// Whether a word written before "without" makes it how a thing is done
+/// now ("is called without", "runs without", "built without"), not a
+/// condition opening a clause ("Without it the clocks wobble") or what a
+/// thing lacks ("a job that starts without a free seat" is said of a job).
+fn done_without(before: &str) -> bool {
+    const DOING: &[&str] = &[
+        "is", "are", "run", "runs", "build", "builds", "start", "starts", "ship", "ships", "call",
+        "calls", "invoke", "invokes", "launch", "launches",
+    ];
+    let w = before.to_lowercase();
+    (w.len() > 3 && w.ends_with("ed")) || DOING.contains(&w.as_str())
+}
+
+/// The flag or name in code of the target's title (`-licqueue`,
+/// `--trace`, `CONFIG_FOO`) that the candidate says a thing is now done
+/// without ("xrun is called without -licqueue"), when the target's title
+/// does not itself say "without".
+fn dropped_from_title(candidate_text: &str, target_title: &str) -> Option<String> {
+    let title = target_title.to_lowercase();
+    if title.split_whitespace().any(|w| w == "without") {
+        return None;
+    }
+    let raw: Vec<&str> = candidate_text.split_whitespace().collect();
+    raw.windows(3).find_map(|w| {
+        if !w[1].eq_ignore_ascii_case("without")
+            || w[0].ends_with([',', ';', ':', '.'])
+            || !done_without(w[0].trim_matches(|c: char| !c.is_alphanumeric()))
+        {
+            return None;
+        }
+        let name = w[2]
+            .trim_end_matches([',', ';', ':', '.', ')'])
+            .trim_matches('`');
+        let code = name.starts_with('-')
+            || name.contains('_')
+            || (w[2].starts_with('`') && name.len() >= 3);
+        let named = title.split_whitespace().any(|t| {
+            t.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_')))
+                == name.to_lowercase()
+        });
+        (code && named && name.len() >= 3).then(|| name.to_owned())
+    })
+}
+
 /// Verbs by which a file holds what it holds.
 const HOLDING: &[&str] = &[
     "is", "are", "has", "have", "holds", "contains", "keeps", "now",
@@ -1297,6 +1345,7 @@ pub(super) fn evidence(
         names_term,
         names_title,
         moved_from: moved_away(candidate, features, target),
+        drops: dropped_from_title(&features.text, &target.title),
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
         own_title_name_unsaid: title_name_unsaid(features, target_features),
@@ -2897,6 +2946,45 @@ mod tests {
                 title,
                 summary,
                 &["app/etc/env.php"],
+            );
+            assert_eq!(verdict_of(&out).0, *want, "{title}: {}", out.reason);
+        }
+    }
+
+    #[test]
+    fn a_flag_of_the_title_now_left_out_is_replaced() {
+        let stored = vec![memory(
+            "licqueue-0001",
+            MemoryType::Convention,
+            "xrun waits for a seat with -licqueue",
+            "run_xrun.sh passes -licqueue so a job that starts without a free seat waits for \
+             one rather than failing.",
+            &["scripts/run_xrun.sh"],
+        )];
+        let cases: &[(&str, &str, Decision)] = &[
+            // Done without the title's flag: what the memory says is gone.
+            (
+                "run_xrun.sh fails fast on license errors",
+                "Queuing kept every job on its LSF slot for hours the night the license server \
+                 went down. xrun is called without -licqueue; regress.py retries license \
+                 failures once after 10 minutes.",
+                Decision::Supersede,
+            ),
+            // "Without" opening a clause tells what happens, not what is done.
+            (
+                "-licqueue keeps regressions alive through seat shortages",
+                "Without -licqueue a job that finds no free seat fails at once; with it the job \
+                 waits for one.",
+                Decision::Merge,
+            ),
+        ];
+        for (title, summary, want) in cases {
+            let out = review_new(
+                &stored,
+                MemoryType::Convention,
+                title,
+                summary,
+                &["scripts/run_xrun.sh"],
             );
             assert_eq!(verdict_of(&out).0, *want, "{title}: {}", out.reason);
         }
