@@ -1411,7 +1411,12 @@ fn change_or_distinct(
     // Two memories that name the same two identifiers, code spans or
     // measured amounts (`adc2_get_raw`, `ESP_ERR_TIMEOUT`) are about one
     // thing, however differently their titles go on.
-    let named_alike = shared.iter().filter(|t| t.starts_with('`')).count() >= 2;
+    // A file both name is where the things are set, not one of them.
+    let named_alike = shared
+        .iter()
+        .filter(|t| t.starts_with('`') && !t.contains('/'))
+        .count()
+        >= 2;
     // The shape is read whatever else the candidate says; additive wording
     // and shared names only keep it from making a distinct subject.
     // A word the candidate only turns down ("rather than touching the
@@ -2949,6 +2954,40 @@ mod tests {
             );
             assert_eq!(verdict_of(&out).0, *want, "{title}: {}", out.reason);
         }
+    }
+
+    #[test]
+    fn a_shared_file_is_the_setting_not_the_subject() {
+        let stored = vec![memory(
+            "price-batch-0001",
+            MemoryType::Convention,
+            "Price indexer batch size is 5000",
+            "In `app/code/Acme/Catalog/etc/di.xml` the `batchRowsCount` for the \
+             catalog_product_price BatchSizeCalculator is 5000.",
+            &["app/code/Acme/Catalog/etc/di.xml"],
+        )];
+        // Another indexer's batch size set in the same file with the same
+        // key: the file is where both are set, and the titles name two
+        // indexers.
+        let out = review_new(
+            &stored,
+            MemoryType::Convention,
+            "Category-product indexer batch size is 10000",
+            "In `app/code/Acme/Catalog/etc/di.xml` the `batchRowsCount` for the category \
+             tree's full reindex is 10000; bigger batches cut the run from 25 to 9 minutes.",
+            &["app/code/Acme/Catalog/etc/di.xml"],
+        );
+        assert_eq!(verdict_of(&out).0, Decision::Accept, "{}", out.reason);
+        // The same indexer's size raised: a change of the memory's value.
+        let out = review_new(
+            &stored,
+            MemoryType::Convention,
+            "Price indexer batch size is 10000",
+            "In `app/code/Acme/Catalog/etc/di.xml` the `batchRowsCount` for the \
+             catalog_product_price BatchSizeCalculator is now 10000.",
+            &["app/code/Acme/Catalog/etc/di.xml"],
+        );
+        assert_eq!(verdict_of(&out).0, Decision::Supersede, "{}", out.reason);
     }
 
     #[test]
