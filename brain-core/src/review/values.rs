@@ -621,6 +621,13 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         {
             // "defaults to false": a default, told apart from "=false".
             found = Some((b, core.to_owned(), Some("default".to_owned()), false));
+        } else if let Some(b) = boolean(core)
+            && i > 0
+            && setting_key(raw[i - 1])
+        {
+            // "`MYSQL_USE_SLAVE_CONNECTION: true`": a setting's value, as
+            // "=true" is.
+            found = Some((b, core.to_owned(), None, true));
         } else if let Some(name) = named_value(&raw, i, core) {
             // "compatibility is now BACKWARD_TRANSITIVE".
             found = Some((Amount::Name(name), core.to_owned(), None, false));
@@ -1082,6 +1089,21 @@ fn before_is_setting(before: &[&str]) -> bool {
         && last.get(1).is_some_and(|w| w == "default" || w == "set")
 }
 
+/// Whether a token is a setting's key written before its value, as YAML
+/// writes it: a name in code ending in a colon (`` `REDIS_USE_SLAVE:``,
+/// `use_replica:`), not a word of prose closing a label ("Note:").
+fn setting_key(token: &str) -> bool {
+    let Some(key) = token.trim_start_matches('`').strip_suffix(':') else {
+        return false;
+    };
+    key.len() >= 3
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        && (key.contains(['_', '.'])
+            || (token.starts_with('`') && key.chars().any(char::is_lowercase)))
+}
+
 /// A constant's name: upper-case letters, digits and underscores, with at
 /// least three letters (`BACKWARD`, `READ_COMMITTED`), not a bare acronym
 /// of two.
@@ -1525,6 +1547,27 @@ mod tests {
                     "services/node-* use node:20-alpine for the runtime stage.",
                 ),
                 Some("node:20-alpine → node:22-bookworm-slim"),
+            ),
+            // A YAML key before its value names the setting.
+            (
+                v(
+                    "Database reads stay on the primary",
+                    "`MYSQL_USE_SLAVE_CONNECTION: false` in .magento.env.yaml.",
+                ),
+                v(
+                    "Storefront reads go to the replica",
+                    "`MYSQL_USE_SLAVE_CONNECTION: true` in the deploy stage of .magento.env.yaml.",
+                ),
+                Some("true → false"),
+            ),
+            // A label closing on a colon is no key.
+            (
+                v(
+                    "Replica reads",
+                    "Note: true for the storefront only, as of the last deploy.",
+                ),
+                v("Replica reads", "Note: false everywhere."),
+                None,
             ),
             // A name in backticks after a spaced "=" is the setting's value.
             (
