@@ -564,6 +564,8 @@ pub(super) fn values(text: &str) -> Vec<Value> {
                 .map(|n| n.trim_matches(|c: char| !c.is_alphanumeric() && c != '%'))
         };
         let mut used = 0;
+        // A number with no unit and nothing counted after it.
+        let mut bare = false;
         let mut found: Option<(Amount, String, Option<String>, bool)> = None;
         if let Some((image, tag)) = image_reference(core).or_else(|| versioned_name(core)) {
             // `node:20-alpine`: the tag of the image named.
@@ -602,6 +604,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
                 (amount, core.to_owned(), None, 0)
             };
             used = n;
+            bare = unitless && n == 0 && counted.is_none();
             found = Some((amount, written, counted, false));
         } else if let Some(n) = NUMBER_WORDS
             .iter()
@@ -634,6 +637,11 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         }
         if let Some((amount, written, counted, named)) = found {
             let mut v = value(amount, written, counted, named, &before);
+            // "`MySQL` 8", "Node 20": the version of the product named right
+            // before it, about that product alone.
+            if bare && let Some(name) = product_before(&raw, i) {
+                v.key = topic_words(name).into_iter().map(|(r, _)| r).collect();
+            }
             v.key.extend(place.iter().cloned());
             v.approximate = estimated(&raw, i);
             v.held = held(&raw, i);
@@ -1089,6 +1097,29 @@ fn before_is_setting(before: &[&str]) -> bool {
         && last.get(1).is_some_and(|w| w == "default" || w == "set")
 }
 
+/// The product named right before the number at `i` ("`MySQL` 8", "the
+/// Node 20 image"): a capitalised word of letters, in mixed case or not
+/// the first of its sentence.
+fn product_before<'r>(raw: &[&'r str], i: usize) -> Option<&'r str> {
+    let name = *raw.get(i.checked_sub(1)?)?;
+    if name.ends_with([',', ';', ':', '.', ')']) {
+        return None;
+    }
+    let name = name.trim_start_matches(['(', '`', '"']);
+    let mut chars = name.chars();
+    let capital = chars.next().is_some_and(char::is_uppercase);
+    let letters = name.len() >= 2 && name.chars().all(char::is_alphabetic);
+    let mixed = chars.clone().any(char::is_uppercase) && chars.any(char::is_lowercase);
+    let opens = i < 2 || raw[i - 2].ends_with(['.', '!', '?', ':', '\n']);
+    (capital && letters && (mixed || !opens) && !KINDS_OF_VALUE.contains(&name)).then_some(name)
+}
+
+/// Capitalised words before a number that name what is counted or
+/// measured, not a product ("Step 3", "Phase 2").
+const KINDS_OF_VALUE: &[&str] = &[
+    "Step", "Phase", "Stage", "Level", "Tier", "Version", "Chapter",
+];
+
 /// Whether a token is a setting's key written before its value, as YAML
 /// writes it: a name in code ending in a colon (`` `REDIS_USE_SLAVE:``,
 /// `use_replica:`), not a word of prose closing a label ("Note:").
@@ -1431,7 +1462,14 @@ mod tests {
                 "Payment gateway HTTP timeout is 10 seconds",
                 &[("10 seconds", &["gateway", "http", "timeout"])],
             ),
-            ("We pin Node 22", &[("22", &["nod", "pin"])]),
+            // A bare number right after a product is its version, about the
+            // product alone ("MySQL 8 and OpenSearch containers" says
+            // nothing of the suite that runs them).
+            ("We pin Node 22", &[("22", &["nod"])]),
+            (
+                "The suite runs against MySQL 8 and OpenSearch.",
+                &[("8", &["my", "sql"])],
+            ),
             (
                 "The api deployment can now scale to 25 replicas",
                 &[("25", &["can", "deployment", "replica", "scal"])],
@@ -1547,6 +1585,29 @@ mod tests {
                     "services/node-* use node:20-alpine for the runtime stage.",
                 ),
                 Some("node:20-alpine → node:22-bookworm-slim"),
+            ),
+            // A number right after a product is its version, about it alone.
+            (
+                v(
+                    "Integration suite runs in 4 shards",
+                    "The integration suite is split into 4 shards, each with its own database.",
+                ),
+                v(
+                    "Integration tests gate every PR",
+                    "The integration suite (MySQL 8 and OpenSearch containers) must pass.",
+                ),
+                None,
+            ),
+            (
+                v(
+                    "Integration tests gate every PR",
+                    "The integration suite (MySQL 9 and OpenSearch containers) must pass.",
+                ),
+                v(
+                    "Integration tests gate every PR",
+                    "The integration suite (MySQL 8 and OpenSearch containers) must pass.",
+                ),
+                Some("8 → 9"),
             ),
             // A YAML key before its value names the setting.
             (
