@@ -1461,15 +1461,19 @@ fn change_or_distinct(
 /// Whether a title holds `root` as a proper name past its first word: a
 /// capitalised word in mixed case (`RabbitMQ`, `PCIe`, `Amazon`).
 fn title_name(title: &str, root: &str) -> bool {
+    inner_names(title).any(|w| text::code_words(w).iter().any(|p| text::root(p) == root))
+}
+
+/// The words of a title past its first that are capitalised and hold a
+/// lowercase letter: names (`RabbitMQ`, `Retrofit`), not acronyms of kinds
+/// of things ("ZIP codes").
+fn inner_names(title: &str) -> impl Iterator<Item = &str> {
     title
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .skip(1)
-        .any(|w| {
-            w.chars().next().is_some_and(char::is_uppercase)
-                // Not an acronym of a kind of thing ("ZIP codes").
-                && w.chars().any(char::is_lowercase)
-                && text::code_words(w).iter().any(|p| text::root(p) == root)
+        .filter(|w| {
+            w.chars().next().is_some_and(char::is_uppercase) && w.chars().any(char::is_lowercase)
         })
 }
 
@@ -2047,20 +2051,13 @@ fn family_apart(
     // fields" / "R8 full mode breaks Retrofit suspend functions"), unknown
     // to the other memory: two named things of one kind.
     let proper = |title: &str, other: &BTreeSet<String>| {
-        title
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .skip(1)
-            .any(|w| {
-                w.chars().next().is_some_and(char::is_uppercase)
-                    && w.chars().all(char::is_alphanumeric)
-                    && w.chars().filter(|c| c.is_alphabetic()).count() >= 3
-                    && w.chars().any(char::is_lowercase)
-                    && !knows(other, &w.to_lowercase())
-                    // `SyncWorker` is known to a text that writes it, whose
-                    // roots hold its parts.
-                    && !text::code_words(w).iter().all(|p| knows(other, p))
-            })
+        inner_names(title).any(|w| {
+            w.chars().filter(|c| c.is_alphabetic()).count() >= 3
+                && !knows(other, &w.to_lowercase())
+                // `SyncWorker` is known to a text that writes it, whose roots
+                // hold its parts.
+                && !text::code_words(w).iter().all(|p| knows(other, p))
+        })
     };
     in_family || (proper(candidate_title, target_roots) && proper(target_title, candidate_roots))
 }
@@ -2913,6 +2910,15 @@ mod tests {
         Reviewer::new(stored.iter()).review(&m)
     }
 
+    /// Asserts the decision on each `(title, summary, decision)` of
+    /// `cases`, reviewed as a new convention of `paths` against `stored`.
+    fn assert_conventions(stored: &[Memory], paths: &[&str], cases: &[(&str, &str, Decision)]) {
+        for (title, summary, want) in cases {
+            let out = review_new(stored, MemoryType::Convention, title, summary, paths);
+            assert_eq!(verdict_of(&out).0, *want, "{title}: {}", out.reason);
+        }
+    }
+
     #[test]
     fn shared_names_do_not_join_titles_that_differ_in_a_proper_name() {
         let stored = vec![memory(
@@ -2944,16 +2950,7 @@ mod tests {
                 Decision::Merge,
             ),
         ];
-        for (title, summary, want) in cases {
-            let out = review_new(
-                &stored,
-                MemoryType::Convention,
-                title,
-                summary,
-                &["app/etc/env.php"],
-            );
-            assert_eq!(verdict_of(&out).0, *want, "{title}: {}", out.reason);
-        }
+        assert_conventions(&stored, &["app/etc/env.php"], cases);
     }
 
     #[test]
@@ -3017,16 +3014,7 @@ mod tests {
                 Decision::Merge,
             ),
         ];
-        for (title, summary, want) in cases {
-            let out = review_new(
-                &stored,
-                MemoryType::Convention,
-                title,
-                summary,
-                &["scripts/run_xrun.sh"],
-            );
-            assert_eq!(verdict_of(&out).0, *want, "{title}: {}", out.reason);
-        }
+        assert_conventions(&stored, &["scripts/run_xrun.sh"], cases);
     }
 
     #[test]
