@@ -263,6 +263,19 @@ pub fn query_terms(task: Option<&str>, paths: &[String]) -> Vec<String> {
     if paths.iter().any(|p| terms::is_prose_path(p)) {
         out.extend(terms::DOCS_TERMS.iter().map(|t| (*t).to_owned()));
     }
+    // What the ranking reads of an edit of prose or settings, over every
+    // path it matches (given and written in the task), as `analyze_query`
+    // gathers them: a warm read loads only these terms' postings and must
+    // rank as a cold one, which holds all.
+    let mut all_paths = paths.to_vec();
+    if let Some(task) = task {
+        for p in terms::analyze(task, &|_| true).paths {
+            if !all_paths.contains(&p) {
+                all_paths.push(p);
+            }
+        }
+    }
+    out.extend(prose_terms(&all_paths).unwrap_or_default());
     out.sort();
     out.dedup();
     out
@@ -650,33 +663,9 @@ fn extension(path: &str) -> Option<String> {
 /// [`terms::file_kinds`]), aligned with `index.docs`. `None` when the task
 /// edits code too, or names no path.
 fn prose_only(index: &Index, paths: &[String]) -> Option<Vec<bool>> {
-    if paths.is_empty()
-        || !paths
-            .iter()
-            .all(|p| terms::is_prose_path(p) || terms::is_data_path(p))
-    {
-        return None;
-    }
+    let terms = prose_terms(paths)?;
     let mut speaks = vec![false; index.docs.len()];
-    // The directories' words (`handbook/`), not the file name's: a page's
-    // name says what it is about (`Homebrew-on-Linux.md`), not which rules
-    // govern editing it.
-    // Nor the kind of file, in the words rules use for it: a rule about
-    // the lockfile is about editing `Cargo.lock`.
-    let path_words = paths.iter().flat_map(|p| {
-        let (_, dirs) = terms::path_words(p);
-        let kinds = terms::file_kinds(p).into_iter().flat_map(|k| {
-            let mut t = Vec::new();
-            terms::for_each_term(k, |w| t.push(w.to_owned()));
-            t
-        });
-        dirs.into_iter().map(|(w, _)| w).chain(kinds)
-    });
-    for term in terms::DOCS_TERMS
-        .iter()
-        .map(|t| (*t).to_owned())
-        .chain(path_words)
-    {
+    for term in terms {
         for p in index.postings.get(&term).map_or(&[][..], Vec::as_slice) {
             if p.tf > 0.0
                 && let Some(s) = speaks.get_mut(p.doc as usize)
@@ -686,6 +675,31 @@ fn prose_only(index: &Index, paths: &[String]) -> Option<Vec<bool>> {
         }
     }
     Some(speaks)
+}
+
+/// The terms by which a memory speaks of editing `paths` (see
+/// [`prose_only`]), when every one of them is prose or settings: the words
+/// of documentation, the directories' words (`handbook/`), not the file
+/// name's (a page's name says what it is about, `Homebrew-on-Linux.md`, not
+/// which rules govern editing it), and the kind of file in the words rules
+/// use for it (a rule about the lockfile is about editing `Cargo.lock`).
+fn prose_terms(paths: &[String]) -> Option<Vec<String>> {
+    if paths.is_empty()
+        || !paths
+            .iter()
+            .all(|p| terms::is_prose_path(p) || terms::is_data_path(p))
+    {
+        return None;
+    }
+    let mut out: Vec<String> = terms::DOCS_TERMS.iter().map(|t| (*t).to_owned()).collect();
+    for p in paths {
+        let (_, dirs) = terms::path_words(p);
+        out.extend(dirs.into_iter().map(|(w, _)| w));
+        for k in terms::file_kinds(p) {
+            terms::for_each_term(k, |w| out.push(w.to_owned()));
+        }
+    }
+    Some(out)
 }
 
 /// Whether a glob matches a path: a relative one as it is, an absolute one

@@ -331,3 +331,72 @@ fn the_block_never_exceeds_the_budget() {
         }
     }
 }
+
+/// A warm read loads from `index.bin` only the postings of
+/// `rank::query_terms`; a cold one builds the whole index. Both must rank
+/// alike, for every task of the fixture and for edits of prose and settings
+/// files, whose ranking reads the words of documentation and of file kinds.
+#[test]
+fn a_warm_read_ranks_as_a_cold_one() {
+    use brain_core::inject::index::Index;
+    use brain_core::inject::rank::{Query, query_terms, rank};
+    let (_, catalog, tasks) = fixture();
+    let memories: Vec<&Memory> = catalog.memories.iter().map(|l| &l.record).collect();
+    let cold = Index::of_memories(&memories);
+    let now = "2026-11-20T12:00:00Z".parse().unwrap();
+    let pool: Vec<usize> = (0..cold.docs.len()).collect();
+    let mut queries: Vec<(String, Vec<String>)> = tasks
+        .tasks
+        .iter()
+        .map(|t| (t.task.clone(), t.paths.clone()))
+        .collect();
+    for (task, path) in [
+        (
+            "Ask which provider was used in the bug report form",
+            ".github/ISSUE_TEMPLATE/bug.yml",
+        ),
+        (
+            "Fix the typo in the ledger section",
+            "docs/ledger/README.md",
+        ),
+        (
+            "Bump the refund service to the new lock format",
+            "Cargo.lock",
+        ),
+        (
+            "Update the CI matrix for the billing tests",
+            ".github/workflows/ci.yml",
+        ),
+    ] {
+        queries.push((task.to_owned(), vec![path.to_owned()]));
+    }
+    let shown = |index: &Index, task: &str, paths: &[String]| -> Vec<(String, String)> {
+        let query = Query {
+            task: Some(task),
+            paths,
+            modules: &[],
+            embedding: None,
+        };
+        rank(index, &pool, &query, now, None, &HashMap::new())
+            .into_iter()
+            .map(|s| (s.doc.id.to_string(), format!("{:?}", s.components)))
+            .collect()
+    };
+    for (task, paths) in &queries {
+        let terms = query_terms(Some(task), paths);
+        let warm = Index {
+            docs: cold.docs.clone(),
+            postings: cold
+                .postings
+                .iter()
+                .filter(|(t, _)| terms.contains(t))
+                .map(|(t, p)| (t.clone(), p.clone()))
+                .collect(),
+        };
+        assert_eq!(
+            shown(&warm, task, paths),
+            shown(&cold, task, paths),
+            "{task} {paths:?}"
+        );
+    }
+}
