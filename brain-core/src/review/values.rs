@@ -674,23 +674,34 @@ fn image_reference(core: &str) -> Option<(&str, &str)> {
     }
     let (path, tag) = core.rsplit_once(':')?;
     let name = path.rsplit('/').next()?;
-    let is_name = name.len() >= 2
+    let is_name = package_name(name) && name != "localhost";
+    // A bare number is a tag only when short (`postgres:16`): a port has
+    // four or five digits.
+    let is_tag = version_like(tag)
+        && (tag.len() <= 3
+            || tag
+                .chars()
+                .any(|c| c == '.' || c == '-' || c.is_ascii_alphabetic()));
+    (is_name && is_tag).then_some((name, tag))
+}
+
+/// Whether a word is written as a package or image name is: lowercase
+/// letters, digits, `-` and `_`, opening with a letter.
+fn package_name(name: &str) -> bool {
+    name.len() >= 2
         && name.starts_with(|c: char| c.is_ascii_lowercase())
         && name
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
-        && name != "localhost";
-    // A bare number is a tag only when short (`postgres:16`): a port has
-    // four or five digits.
-    let is_tag = tag.starts_with(|c: char| c.is_ascii_digit())
-        && (tag.len() <= 3
-            || tag
-                .chars()
-                .any(|c| c == '.' || c == '-' || c.is_ascii_alphabetic()))
+}
+
+/// Whether a word is written as a version or tag is: opening with a digit,
+/// then letters, digits, `.`, `-` and `_`.
+fn version_like(tag: &str) -> bool {
+    tag.starts_with(|c: char| c.is_ascii_digit())
         && tag
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
-    (is_name && is_tag).then_some((name, tag))
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
 }
 
 /// A package or environment module named with its version after `/` or
@@ -701,17 +712,10 @@ fn image_reference(core: &str) -> Option<(&str, &str)> {
 fn versioned_name(core: &str) -> Option<(&str, &str)> {
     let (path, version) = core.rsplit_once('@').or_else(|| core.rsplit_once('/'))?;
     let name = path.rsplit('/').next()?;
-    let is_name = name.len() >= 2
-        && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
-    let is_version = version.starts_with(|c: char| c.is_ascii_digit())
+    let is_name = package_name(name);
+    let is_version = version_like(version)
         && version.contains('.')
         && !version.ends_with('.')
-        && version
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
         // A file: `reports/2024.csv`.
         && version
             .rsplit_once('.')
