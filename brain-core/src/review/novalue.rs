@@ -734,16 +734,8 @@ fn episodic_forms(text: &str) -> Vec<&'static str> {
     if raw.windows(2).any(|p| p[0] == "I" && past(p[1])) {
         out.push("I did");
     }
-    let clock = |w: &str| {
-        let w = bare(w);
-        w.split_once(':').is_some_and(|(h, m)| {
-            (1..=2).contains(&h.len())
-                && m.len() == 2
-                && h.chars().chain(m.chars()).all(|c| c.is_ascii_digit())
-        })
-    };
     if (1..raw.len()).any(|i| {
-        clock(raw[i])
+        super::values::time_of_day(&bare(raw[i]))
             && matches!(raw[i - 1], "at" | "by")
             && raw[i.saturating_sub(5)..i - 1].iter().any(|w| past(w))
     }) {

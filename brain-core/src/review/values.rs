@@ -1230,6 +1230,14 @@ fn grouped_digits(word: &str) -> Option<String> {
     grouped.then(|| format!("{}{rest}", number.replace('_', "")))
 }
 
+/// Whether a word is a time of day ("02:00", "9:30").
+pub(super) fn time_of_day(word: &str) -> bool {
+    matches!(
+        parse_amount(word),
+        Some((Amount::Number { dim: "clock", .. }, _))
+    )
+}
+
 fn parse_amount(word: &str) -> Option<(Amount, bool)> {
     let word = word.trim_start_matches(['~', '>', '<', '=', '^', 'v']);
     // A negative number: "-14 LUFS", "-1.5 dB".
