@@ -1407,6 +1407,40 @@ fn change_or_distinct(
             values::says_change(&features.roots) || !features.replacements().is_empty(),
         )
     });
+    // "statement_timeout for the **api** role is 30s" against "… for the
+    // **reporting** role is 15 minutes": the value of another one of a kind.
+    let named_apart = named_apart.or_else(|| {
+        changed.as_ref().and_then(|c| {
+            // A value of a setting the candidate never names
+            // (`idle_in_transaction_session_timeout` against a candidate on
+            // `statement_timeout`) is not the value it changes.
+            let subject = c.subject.to_lowercase();
+            // Of a dotted path, its last name (`retention_period` of
+            // `limits_config.retention_period`).
+            let setting = subject.rsplit(['.', ':', '/']).next().unwrap_or_default();
+            if setting.trim_matches('_').contains('_')
+                && !features.text.to_lowercase().contains(setting)
+            {
+                let own = candidate
+                    .title
+                    .split(|ch: char| !ch.is_alphanumeric() && ch != '_')
+                    .find(|w| w.trim_matches('_').contains('_'))
+                    .unwrap_or("another setting");
+                return Some(Distinct {
+                    candidate: own.to_owned(),
+                    target: c.subject.clone(),
+                    leading: true,
+                });
+            }
+            qualifiers_apart(
+                &candidate.title,
+                &target.title,
+                &c.subject,
+                &features.roots,
+                &target_features.roots,
+            )
+        })
+    });
     let changed = changed.filter(|_| named_apart.is_none());
     // Two memories that name the same two identifiers, code spans or
     // measured amounts (`adc2_get_raw`, `ESP_ERR_TIMEOUT`) are about one
@@ -1584,6 +1618,48 @@ fn names_apart(
         }
     };
     Some(Distinct {
+        candidate,
+        target,
+        leading: true,
+    })
+}
+
+/// Two titles whose changed value's subject follows a different word in
+/// each, when neither memory ever uses the other's word: "`statement_timeout`
+/// for the **api** role is 30s" / "… for the **reporting** role is 15
+/// minutes" are two roles, not one role's new value.
+fn qualifiers_apart(
+    candidate_title: &str,
+    target_title: &str,
+    subject: &str,
+    candidate_roots: &BTreeSet<String>,
+    target_roots: &BTreeSet<String>,
+) -> Option<Distinct> {
+    let subject = text::root(&subject.to_lowercase());
+    if subject.is_empty() || subject::generic(&subject) {
+        return None;
+    }
+    let before = |title: &str| -> Option<String> {
+        let words: Vec<String> = title
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        let at = words.iter().position(|w| text::root(w) == subject)?;
+        // A title's first word is as often a verb ("Support Python 3.9",
+        // "Dropped Python 3.9") as a name.
+        let word = words.get(at.checked_sub(1).filter(|i| *i > 0)?)?;
+        let root = text::root(word);
+        (!text::is_stopword(word)
+            && !subject::generic(&root)
+            && !root.starts_with(char::is_numeric))
+        .then_some(root)
+    };
+    let (candidate, target) = (before(candidate_title)?, before(target_title)?);
+    (candidate != target
+        && !text::has_root(target_roots, &candidate)
+        && !text::has_root(candidate_roots, &target))
+    .then_some(Distinct {
         candidate,
         target,
         leading: true,
@@ -4828,6 +4904,53 @@ mod tests {
             &[],
         );
         assert_eq!(out.decision, Decision::Supersede, "{}", out.reason);
+        // The same setting of another role, and another setting of the
+        // same files: two values of two things, nothing replaced.
+        let stored = [
+            memory(
+                "api-role-0001",
+                Convention,
+                "statement_timeout for the api role is 30s",
+                "ALTER ROLE api SET statement_timeout = '30s' on the orders primary.",
+                &["db/roles.sql"],
+            ),
+            memory(
+                "idle-0001",
+                Convention,
+                "idle_in_transaction_session_timeout is 60s for all app roles",
+                "Kills sessions that forget to commit.",
+                &["db/roles.sql"],
+            ),
+        ];
+        let reporting = |title: &str| {
+            review_new(
+                &stored,
+                Convention,
+                title,
+                "The reporting role on the read replica has statement_timeout '15min' so \
+                 month-end exports can finish.",
+                &["db/roles.sql"],
+            )
+        };
+        let out = reporting("statement_timeout for the reporting role is 15 minutes");
+        assert_eq!(out.decision, Decision::Accept, "{}", out.reason);
+        // The same role's new value still replaces the old.
+        let out = review_new(
+            &stored,
+            Convention,
+            "statement_timeout for the api role is 10s",
+            "ALTER ROLE api SET statement_timeout = '10s' on the orders primary.",
+            &["db/roles.sql"],
+        );
+        assert_eq!(
+            (
+                out.decision,
+                out.targets.first().map(crate::model::id::MemoryId::as_str)
+            ),
+            (Decision::Supersede, Some("api-role-0001")),
+            "{}",
+            out.reason
+        );
         // The whole title, qualified: an update of the same rule.
         let deadline = memory(
             "grpc-deadline-0001",
