@@ -1112,6 +1112,17 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
     {
         return Some(old.clone());
     }
+    // A module that became a package: `config/settings/base.py` for
+    // `config/settings.py`, `src/api/orders.ts` for `src/api.ts`.
+    // Its paths say so, whatever the words.
+    if let Some(old) = target.scope.paths.iter().find(|t| {
+        // The last `.` of a path with a file name is that name's.
+        file_name(t)
+            .and_then(|_| t.rsplit_once('.'))
+            .is_some_and(|(stem, _)| own.iter().any(|o| o.starts_with(&format!("{stem}/"))))
+    }) {
+        return Some(old.clone());
+    }
     if !features.says_where() {
         return None;
     }
@@ -1142,16 +1153,6 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
             && file_name(t).is_some_and(|name| {
                 !own.contains(*t) && own.iter().any(|o| file_name(o) == Some(name))
             })
-    }) {
-        return Some(old.clone());
-    }
-    // A module that became a package: `config/settings/base.py` for
-    // `config/settings.py`, `src/api/orders.ts` for `src/api.ts`.
-    if let Some(old) = target.scope.paths.iter().find(|t| {
-        // The last `.` of a path with a file name is that name's.
-        file_name(t)
-            .and_then(|_| t.rsplit_once('.'))
-            .is_some_and(|(stem, _)| own.iter().any(|o| o.starts_with(&format!("{stem}/"))))
     }) {
         return Some(old.clone());
     }
@@ -3758,7 +3759,7 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 21] = [
+        let rows: [Row; 22] = [
             (
                 "the same file named in a new directory, never where it was",
                 (
@@ -3798,6 +3799,20 @@ mod tests {
                     "Where the prototype clocks are constrained",
                     "fpga/constraints/timing/clocks.xdc has the create_clock for sysclk (300 MHz) and the MMCM generated clocks. vcu118.xdc is pins and IOSTANDARDs only.",
                     &["fpga/constraints/timing/clocks.xdc"],
+                ),
+                Decision::Supersede,
+            ),
+            (
+                "a file that became a directory of files, no word of a move",
+                (
+                    "Per-process options live in conf/modules.config",
+                    "ext.args, ext.prefix and publishDir for every process are in conf/modules.config, grouped by workflow.",
+                    &["conf/modules.config"],
+                ),
+                (
+                    "Per-process config is split by workflow",
+                    "conf/modules/rnaseq.config, conf/modules/germline.config and conf/modules/common.config; nextflow.config includes all three. The old single file is deleted.",
+                    &["conf/modules/**", "nextflow.config"],
                 ),
                 Decision::Supersede,
             ),
