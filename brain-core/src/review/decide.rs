@@ -1145,6 +1145,22 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
     }) {
         return Some(old.clone());
     }
+    // The old file's name written only under another directory, the old
+    // path never: `src/nav/bringup/params/nav2_params.yaml` for
+    // `config/nav2/nav2_params.yaml`. A name of one word (`main.nf`,
+    // `values.yaml`) is the same file of many directories, not one moved.
+    if let Some(old) = target.scope.paths.iter().find(|t| {
+        !t.contains(['*', '?', '[', '{'])
+            && t.contains('/')
+            && !own.contains(*t)
+            && !lower.contains(&t.to_lowercase())
+            && file_name(t).is_some_and(|name| {
+                let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+                stem.contains(['_', '-', '.']) && names_only_elsewhere(&lower, &name.to_lowercase())
+            })
+    }) {
+        return Some(old.clone());
+    }
     // (A pattern's file name, `app/**/router.py`, names every file it
     // matches, not one that moved.)
     let literal = |t: &str| !t.contains(['*', '?', '[', '{']);
@@ -3759,7 +3775,7 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 22] = [
+        let rows: [Row; 24] = [
             (
                 "the same file named in a new directory, never where it was",
                 (
@@ -3801,6 +3817,34 @@ mod tests {
                     &["fpga/constraints/timing/clocks.xdc"],
                 ),
                 Decision::Supersede,
+            ),
+            (
+                "the old file's name under a new directory, the old path never",
+                (
+                    "Nav2 params are in config/nav2/nav2_params.yaml",
+                    "All Nav2 server parameters live in config/nav2/nav2_params.yaml at the repo root; launch/nav.launch.py loads it.",
+                    &["config/nav2/nav2_params.yaml", "launch/nav.launch.py"],
+                ),
+                (
+                    "Nav2 params ship with the bringup package",
+                    "src/nav/bringup/params/nav2_params.yaml, installed to share/bringup/params. nav.launch.py now also lives in that package.",
+                    &["src/nav/bringup/params/**"],
+                ),
+                Decision::Supersede,
+            ),
+            (
+                "a name of one word under another directory is another file",
+                (
+                    "FASTQC module pins its container",
+                    "modules/local/fastqc/main.nf sets the container to the quay.io biocontainer of fastqc 0.12.1, never latest.",
+                    &["modules/local/fastqc/main.nf"],
+                ),
+                (
+                    "SALMON module pins its container",
+                    "modules/local/salmon/main.nf now sets the container to the quay.io biocontainer of salmon 1.10.3, never latest.",
+                    &["modules/local/salmon/main.nf"],
+                ),
+                Decision::Accept,
             ),
             (
                 "a file that became a directory of files, no word of a move",
