@@ -1067,8 +1067,18 @@ fn holds_only(text: &str, name: &str) -> bool {
             .split(|c: char| !(c.is_alphanumeric() || c == '\''))
             .filter(|w| !w.is_empty())
             .collect();
-        words.first().is_some_and(|w| HOLDING.contains(w))
-            && words.iter().take(9).skip(1).any(|w| *w == "only")
+        // "… has only the PR pipeline", or "only" beside the verb a few
+        // words on: "envs/ at the repo root only keeps dev.yml".
+        let verb = |w: &str| ["has", "have", "holds", "contains", "keeps"].contains(&w);
+        let adjacent = words
+            .iter()
+            .take(7)
+            .collect::<Vec<_>>()
+            .windows(2)
+            .any(|w| (*w[0] == "only" && verb(w[1])) || (verb(w[0]) && *w[1] == "only"));
+        adjacent
+            || (words.first().is_some_and(|w| HOLDING.contains(w))
+                && words.iter().take(9).skip(1).any(|w| *w == "only"))
     })
 }
 
@@ -1090,27 +1100,54 @@ fn names_only_elsewhere(text: &str, path: &str) -> bool {
     elsewhere
 }
 
-fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Option<String> {
-    let own = &candidate.scope.paths;
-    if own.is_empty() || target.scope.paths.is_empty() {
-        return None;
-    }
-    let lower = features.text.to_lowercase();
+/// A file or directory of the target's paths (see [`moved_away`]) that the
+/// candidate says holds only something else, while its own paths are
+/// elsewhere.
+fn said_to_hold_only_else(own: &[String], target_paths: &[String], lower: &str) -> Option<String> {
     // The old file (a path's last part, `Jenkinsfile` too) said to hold only
     // something else while the candidate's own paths name another file:
     // "`vcu118.xdc` is pins and IOSTANDARDs only", "the root Jenkinsfile has
     // only the PR pipeline".
     if own
         .iter()
-        .any(|o| file_name(o).is_some() && !target.scope.paths.contains(o))
-        && let Some(old) = target
-            .scope
-            .paths
+        .any(|o| file_name(o).is_some() && !target_paths.contains(o))
+        && let Some(old) = target_paths
             .iter()
             .filter(|t| !t.contains(['*', '?', '[', '{']))
-            .find(|t| holds_only(&lower, t.rsplit('/').next().unwrap_or(t)))
+            .find(|t| holds_only(lower, t.rsplit('/').next().unwrap_or(t)))
     {
         return Some(old.clone());
+    }
+    // A directory of the target's paths said to hold only something else,
+    // none of the candidate's paths in it: "tests/ now only holds the
+    // pipeline-level tests".
+    if let Some(old) = target_paths.iter().find(|t| {
+        let dirs: Vec<&str> = t
+            .split('/')
+            .take_while(|s| !s.contains(['*', '?', '[', '{']))
+            .collect();
+        let top = dirs
+            .len()
+            .saturating_sub(usize::from(file_name(t).is_some()));
+        (1..=top).any(|n| {
+            let dir = dirs[..n].join("/");
+            own.iter().all(|o| !o.starts_with(&format!("{dir}/")))
+                && holds_only(lower, &format!("{dir}/"))
+        })
+    }) {
+        return Some(old.clone());
+    }
+    None
+}
+
+fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Option<String> {
+    let own = &candidate.scope.paths;
+    if own.is_empty() || target.scope.paths.is_empty() {
+        return None;
+    }
+    let lower = features.text.to_lowercase();
+    if let Some(old) = said_to_hold_only_else(own, &target.scope.paths, &lower) {
+        return Some(old);
     }
     // A module that became a package: `config/settings/base.py` for
     // `config/settings.py`, `src/api/orders.ts` for `src/api.ts`.
@@ -3775,7 +3812,7 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 24] = [
+        let rows: [Row; 27] = [
             (
                 "the same file named in a new directory, never where it was",
                 (
@@ -3817,6 +3854,48 @@ mod tests {
                     &["fpga/constraints/timing/clocks.xdc"],
                 ),
                 Decision::Supersede,
+            ),
+            (
+                "a directory of the old paths said to hold only something else",
+                (
+                    "Local module tests live under tests/modules/local",
+                    "Each local module has tests/modules/local/<tool>/main.nf.test and its .snap; nf-test.config's testsDir is `tests`.",
+                    &["tests/modules/local/**", "nf-test.config"],
+                ),
+                (
+                    "Module tests sit next to the module",
+                    "modules/local/<tool>/tests/main.nf.test and the .snap beside it; nf-test.config has `testsDir \".\"`. tests/ now only holds the pipeline-level tests.",
+                    &["modules/local/**/tests/**", "nf-test.config"],
+                ),
+                Decision::Supersede,
+            ),
+            (
+                "\"only\" beside the verb a few words after the directory",
+                (
+                    "Conda envs for local modules are in envs/",
+                    "Each local module points at `conda \"${projectDir}/envs/<tool>.yml\"`; the same file builds the tool's container in CI.",
+                    &["envs/**", "modules/local/**/main.nf"],
+                ),
+                (
+                    "Module conda env is environment.yml beside main.nf",
+                    "Every local module has modules/local/<tool>/environment.yml and declares `conda \"${moduleDir}/environment.yml\"`; the container build reads that file. envs/ at the repo root only keeps dev.yml.",
+                    &["modules/local/**/environment.yml"],
+                ),
+                Decision::Supersede,
+            ),
+            (
+                "a directory said to hold only some files, the candidate's in it",
+                (
+                    "Local module tests live under tests/modules/local",
+                    "Each local module has tests/modules/local/<tool>/main.nf.test and its .snap; nf-test.config's testsDir is `tests`.",
+                    &["tests/modules/local/**", "nf-test.config"],
+                ),
+                (
+                    "Module test snapshots are reviewed like code",
+                    "tests/ only keeps nf-test files and their .snap snapshots; read the snapshot diff of tests/modules/local before --update-snapshot.",
+                    &["tests/modules/local/**"],
+                ),
+                Decision::Accept,
             ),
             (
                 "the old file's name under a new directory, the old path never",
