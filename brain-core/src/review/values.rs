@@ -504,9 +504,13 @@ fn is_unit_word(root: &str) -> bool {
 /// The amount set after `=` in `key=value`: a number, a boolean, or a word
 /// set as a value (`SameSite=Strict`), which names it.
 fn assigned(value: &str) -> Option<Amount> {
+    // Words joined by hyphens are one name (`--account=gen-core-2025`).
     let word = value.len() >= 2
         && value.chars().next().is_some_and(char::is_alphabetic)
-        && value.chars().all(|c| c.is_alphanumeric() || c == '_');
+        && !value.ends_with('-')
+        && value
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
     parse(value)
         .map(|(a, _)| a)
         .or_else(|| boolean(value))
@@ -1819,6 +1823,18 @@ mod tests {
                     "Set by the cookie helper.",
                 ),
                 Some("SameSite=Lax → SameSite=Strict"),
+            ),
+            // Words joined by hyphens are one name set as a value.
+            (
+                v(
+                    "Slurm account",
+                    "conf/slurm.config has `clusterOptions = '--account=gen-core-2025'`.",
+                ),
+                v(
+                    "Slurm jobs need the project account",
+                    "conf/slurm.config sets `clusterOptions = '--account=bioinf-genomics'`.",
+                ),
+                Some("account=bioinf-genomics → account=gen-core-2025"),
             ),
             (
                 v(
