@@ -609,7 +609,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
             };
             used = n;
             bare = unitless && n == 0 && counted.is_none();
-            found = Some((amount, written, counted, false));
+            found = Some((amount, written, counted, i > 0 && flag_named(raw[i - 1])));
         } else if let Some(n) = NUMBER_WORDS
             .iter()
             .position(|w| w.eq_ignore_ascii_case(core))
@@ -665,6 +665,19 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         i += 1;
     }
     out
+}
+
+/// Whether a token is a flag that names the number after it (`-d 10000`,
+/// `--workers 4`): named as `key=value` is.
+fn flag_named(token: &str) -> bool {
+    let flag = token.trim_matches(['`', '\'', '"', '(']);
+    let name = flag.trim_start_matches('-');
+    flag.starts_with('-')
+        && !name.is_empty()
+        && name.len() <= 30
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || c == '-' || c == '_')
 }
 
 /// A container image reference with a version tag, as its image's last
@@ -1823,6 +1836,30 @@ mod tests {
                     "Set by the cookie helper.",
                 ),
                 Some("SameSite=Lax → SameSite=Strict"),
+            ),
+            // A number right after a flag is that flag's value; another
+            // flag's number is not.
+            (
+                v(
+                    "mpileup depth cap for panel v2",
+                    "BCFTOOLS_MPILEUP ext.args are `-d 100000 -Q 20`; the default cap drops low-VAF calls.",
+                ),
+                v(
+                    "mpileup max depth for the amplicon panel",
+                    "ext.args for BCFTOOLS_MPILEUP: `-d 10000 -Q 20`. The default silently caps depth.",
+                ),
+                Some("10000 → 100000"),
+            ),
+            (
+                v(
+                    "mpileup threads for panel v2",
+                    "BCFTOOLS_MPILEUP runs with `--threads 8`.",
+                ),
+                v(
+                    "mpileup max depth for the amplicon panel",
+                    "ext.args for BCFTOOLS_MPILEUP: `-d 10000`. The default silently caps depth.",
+                ),
+                None,
             ),
             // Words joined by hyphens are one name set as a value.
             (
