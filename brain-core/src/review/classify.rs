@@ -293,6 +293,10 @@ fn supersede(scored: &Scored) -> Verdict {
         && best.replacement_wording.is_empty()
     {
         format!("it says things are now done without `{name}`, which the memory's title names")
+    } else if let Some(name) = &scored.adds_flag
+        && best.replacement_wording.is_empty()
+    {
+        format!("it passes `{name}`, which the memory says is left out")
     } else if let Some(super::decide::Switch {
         new,
         old,
@@ -857,7 +861,7 @@ fn replaced_by_name<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
             s.evidence.lineage_link
                 || (s.moved_from.is_some() && s.kindred() && s.evidence.combined >= RESTATED)
                 // The title's own flag, now left out: named beyond doubt.
-                || (s.drops.is_some()
+                || ((s.drops.is_some() || s.adds_flag.is_some())
                     && s.kindred()
                     && s.evidence.scope != ScopeRelation::Disjoint)
                 || (!s.evidence.replacement_wording.is_empty()

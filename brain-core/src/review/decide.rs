@@ -615,6 +615,10 @@ pub(super) struct Scored {
     /// out (see [`dropped_from_title`]): "xrun is called without
     /// -licqueue" against "xrun waits for a seat with -licqueue".
     pub(super) drops: Option<String>,
+    /// A flag the target says a thing is done without that the candidate
+    /// now passes (see [`added_flag`]): "`ros2 bag record -s mcap`" against
+    /// "calls `ros2 bag record` without -s".
+    pub(super) adds_flag: Option<String>,
     /// A phrase retiring something names a word of the target's title that
     /// only the target shares with the candidate among the memories compared
     /// ("logrus was dropped" against "API service logs via logrus"): the
@@ -1037,6 +1041,38 @@ fn dropped_from_title(candidate_text: &str, target_title: &str) -> Option<String
     })
 }
 
+/// The flag (`-s`, `--no-cache`) that `target_text` says a thing is done
+/// without ("calls `ros2 bag record` without -s") and `candidate_text`
+/// passes, never after "without" itself: the way it is done changed.
+fn added_flag(candidate_text: &str, target_text: &str) -> Option<String> {
+    let flag = |w: &str| {
+        let name = w
+            .trim_end_matches([',', ';', ':', '.', ')'])
+            .trim_matches(['`', '\'', '"']);
+        (name.starts_with('-')
+            && name.len() >= 2
+            && name
+                .trim_start_matches('-')
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        .then(|| name.to_owned())
+    };
+    let raw: Vec<&str> = target_text.split_whitespace().collect();
+    let left_out: Vec<String> = raw
+        .windows(3)
+        // Not a clause that opens with it ("…; without -s it fails").
+        .filter(|w| w[1].eq_ignore_ascii_case("without") && !w[0].ends_with([',', ';', ':', '.']))
+        .filter_map(|w| flag(w[2]))
+        .collect();
+    let words: Vec<&str> = candidate_text.split_whitespace().collect();
+    left_out.into_iter().find(|name| {
+        words.iter().enumerate().any(|(i, w)| {
+            flag(w).as_deref() == Some(name.as_str())
+                && !(i > 0 && words[i - 1].eq_ignore_ascii_case("without"))
+        })
+    })
+}
+
 /// Verbs by which a file holds what it holds.
 const HOLDING: &[&str] = &[
     "is", "are", "has", "have", "holds", "contains", "keeps", "now",
@@ -1315,6 +1351,10 @@ fn rules_pair(a: crate::model::MemoryType, b: crate::model::MemoryType) -> bool 
     matches!((a, b), (Decision, Convention) | (Convention, Decision))
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "one field per signal, each from its own function"
+)]
 pub(super) fn evidence(
     candidate: &Memory,
     features: &Features,
@@ -1400,6 +1440,7 @@ pub(super) fn evidence(
         names_title,
         moved_from: moved_away(candidate, features, target),
         drops: dropped_from_title(&features.text, &target.title),
+        adds_flag: added_flag(&features.text, &target_features.text),
         names_specific,
         title_name_unsaid: title_name_unsaid(target_features, features),
         own_title_name_unsaid: title_name_unsaid(features, target_features),
@@ -3145,6 +3186,32 @@ mod tests {
             ),
         ];
         assert_conventions(&stored, &["scripts/run_xrun.sh"], cases);
+        // The flag a memory says is left out, now passed: the way it is
+        // done changed.
+        let stored = vec![memory(
+            "bags-0001",
+            MemoryType::Convention,
+            "Field bags use the default sqlite3 storage",
+            "recording.launch.py calls `ros2 bag record` without -s, so bags are .db3; the \
+             notebooks open them with rosbag2_py.",
+            &["launch/recording.launch.py", "src/tools/bag_uploader/**"],
+        )];
+        let cases: &[(&str, &str, Decision)] = &[
+            (
+                "Field recording command",
+                "recording.launch.py runs `ros2 bag record -s mcap --max-bag-duration 300`. Files \
+                 open directly in Foxglove.",
+                Decision::Supersede,
+            ),
+            // Named again only as left out: the same rule.
+            (
+                "Field bags are plain sqlite3",
+                "`ros2 bag record` runs without -s in recording.launch.py, so every bag is a .db3 \
+                 folder that rosbag2_py opens.",
+                Decision::Merge,
+            ),
+        ];
+        assert_conventions(&stored, &["launch/recording.launch.py"], cases);
     }
 
     #[test]
