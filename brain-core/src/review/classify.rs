@@ -475,8 +475,9 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
 /// A merge found to repeat the target is an addition when the candidate
 /// says much more than the memory holds (see [`Scored::tells_more`]);
 /// additive wording, a near-verbatim copy and a memory of another type keep
-/// the relation they give. (The other way round, a short candidate that
-/// adds an exception or a reason is still an addition.)
+/// the relation they give. The other way round, an addition barely longer
+/// than the memory (see [`Scored::tells_no_more`]) and without words of an
+/// addition retells it: a duplicate.
 fn length_relation(verdict: Verdict, scored: &Scored) -> Verdict {
     let (relation, decision, targets, confidence, reason) = verdict;
     let best = &scored.evidence;
@@ -493,6 +494,35 @@ fn length_relation(verdict: Verdict, scored: &Scored) -> Verdict {
             targets,
             confidence,
             format!("{reason}; it tells more than the memory holds"),
+        );
+    }
+    // Barely longer than the memory, in words of its own: a retelling.
+    if decision == Decision::Merge
+        && relation == Relation::AdditiveUpdate
+        && best.additive_wording.is_empty()
+        && !scored.cross_type
+        && scored.tells_no_more
+        // A repeated claim weighs what it adds itself (see `claim_update`).
+        && scored.repeats_claim.is_none()
+    {
+        let reason = [
+            ("adds to what `", "says what `"),
+            (
+                "adds in other words to what `",
+                "says in other words what `",
+            ),
+            ("adds to `", "repeats `"),
+            ("elaborates `", "retells `"),
+        ]
+        .iter()
+        .find_map(|(from, to)| reason.strip_prefix(from).map(|rest| format!("{to}{rest}")))
+        .unwrap_or(reason);
+        return (
+            Relation::Duplicate,
+            decision,
+            targets,
+            confidence,
+            format!("{reason}; it is barely longer than the memory"),
         );
     }
     (relation, decision, targets, confidence, reason)

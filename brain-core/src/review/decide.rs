@@ -641,6 +641,9 @@ pub(super) struct Scored {
     /// more than the memory holds, where a retelling of about its length
     /// repeats it.
     pub(super) tells_more: bool,
+    /// The candidate is less than [`RETELLS`] times as long as the target: a
+    /// retelling, not an addition.
+    pub(super) tells_no_more: bool,
     /// The titles name different tools of one kind, each unknown to the
     /// other memory ("pnpm store cache …" against "Cargo cache key …"), or
     /// each a capitalised name inside it that the other never uses ("R8
@@ -1463,6 +1466,7 @@ pub(super) fn evidence(
         listed_in_target: listed_in(candidate, target),
         names_part: names_part(candidate, features, target, target_features),
         tells_more: TELLS_MORE.1 * features.chars >= TELLS_MORE.0 * target_features.chars,
+        tells_no_more: RETELLS.1 * features.chars < RETELLS.0 * target_features.chars,
     }
 }
 
@@ -1470,6 +1474,11 @@ pub(super) fn evidence(
 /// add to it rather than repeat it (see [`Scored::tells_more`]): 7/5, 1.4
 /// times its length.
 pub(super) const TELLS_MORE: (usize, usize) = (7, 5);
+
+/// Under how many times the length of the memory it merges into a
+/// candidate retells it rather than adds to it (see
+/// [`Scored::tells_no_more`]): 6/5, 1.2 times its length.
+pub(super) const RETELLS: (usize, usize) = (6, 5);
 
 /// Whether the titles share a word that is not generic.
 fn titles_share(features: &Features, target_features: &Features) -> bool {
@@ -6027,6 +6036,47 @@ mod tests {
                 "{out:#?}"
             );
             assert_eq!(out.relation, want, "{summary}: {}", out.reason);
+        }
+        // A retelling no longer than the memory repeats it, even where its
+        // new words make it look like an addition; one that says it adds
+        // stays an addition.
+        let stored = [memory(
+            "goose-0001",
+            Convention,
+            "Never edit a merged goose migration",
+            "fleet/migrations/*.sql are applied by goose when fleetd starts. Once a migration \
+             is on main it has already run on staging and prod; editing it changes nothing \
+             there and makes freshly created databases diverge. Add a new migration.",
+            &["fleet/migrations/**"],
+        )];
+        for (summary, want) in [
+            (
+                "Files in fleet/migrations are run by goose at fleetd startup. Once one is \
+                 merged it has already been applied in staging and prod, so changing it has no \
+                 effect there and new databases end up with a different schema. Write a new \
+                 migration instead.",
+                Relation::Duplicate,
+            ),
+            (
+                "Also: files in fleet/migrations are run by goose at fleetd startup. Once one is \
+                 merged it has already been applied in staging and prod, so changing it has no \
+                 effect there. Write a new migration instead.",
+                Relation::AdditiveUpdate,
+            ),
+        ] {
+            let out = review_new(
+                &stored,
+                Convention,
+                "Don't modify goose migrations after merge",
+                summary,
+                &["fleet/migrations/**"],
+            );
+            assert_eq!(
+                (verdict_of(&out), out.relation),
+                ((Decision::Merge, Some("goose-0001")), want),
+                "{summary}: {}",
+                out.reason
+            );
         }
     }
 
