@@ -541,6 +541,42 @@ fn opens_condition(text: &str, clause: &str) -> bool {
         .any(|w| CONDITIONS.contains(&w.to_lowercase().as_str()))
 }
 
+/// Whether the phrase at `start` of a clause (`raw`, lowercase words) is
+/// told under a condition, not as a change made: a perfect after a word of
+/// [`CONDITIONS`] ("once the callers have moved"), a present passive after
+/// "if" or "when" ("whenever imports are added"), or "instead of" in a
+/// situation a condition tells of. `conditional`: the sentence opens a
+/// condition before the clause.
+fn told_under_condition(phrase: &str, raw: &[String], start: usize, conditional: bool) -> bool {
+    // "once the remaining callers have moved to REST v3": a
+    // condition for what the sentence says, not a change made.
+    let in_condition = conditional
+        || raw[..start]
+            .iter()
+            .any(|w| CONDITIONS.contains(&w.as_str()));
+    let auxiliary = raw[start.saturating_sub(3)..start]
+        .iter()
+        .rev()
+        .find(|w| ["have", "has", "had", "is", "are", "get", "gets"].contains(&w.as_str()));
+    // "whenever Go imports are added or removed": a present passive
+    // after "if" or "when" is what may happen, not what did ("after
+    // the upgrade the flag is removed" still reports a change).
+    let hypothetical = auxiliary
+        .is_some_and(|a| ["is", "are", "get", "gets"].contains(&a.as_str()))
+        && raw[..start]
+            .iter()
+            .any(|w| HYPOTHETICAL.contains(&w.as_str()));
+    let perfect = auxiliary.is_some_and(|a| ["have", "has", "had"].contains(&a.as_str()));
+    // "If TF complains, something is running on the system clock
+    // instead of /clock": a situation told, not a way chosen.
+    let situation = in_condition
+        && phrase == "instead of"
+        && raw[..start]
+            .iter()
+            .any(|w| ["is", "are", "was", "were"].contains(&w.as_str()));
+    (perfect && in_condition) || hypothetical || situation
+}
+
 /// Verbs of [`REPLACEMENT_WORDING`] whose past is their base form: only
 /// that form reports a change ("split into", not "splits into").
 const IRREGULAR_PAST: &[&str] = &["split"];
@@ -837,26 +873,7 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             .collect();
         let conditional = opens_condition(text, written);
         for Occurrence { phrase, start, len } in occurrences(&needles, &clause, &raw) {
-            // "once the remaining callers have moved to REST v3": a
-            // condition for what the sentence says, not a change made.
-            let in_condition = conditional
-                || raw[..start]
-                    .iter()
-                    .any(|w| CONDITIONS.contains(&w.as_str()));
-            let auxiliary = raw[start.saturating_sub(3)..start]
-                .iter()
-                .rev()
-                .find(|w| ["have", "has", "had", "is", "are", "get", "gets"].contains(&w.as_str()));
-            // "whenever Go imports are added or removed": a present passive
-            // after "if" or "when" is what may happen, not what did ("after
-            // the upgrade the flag is removed" still reports a change).
-            let hypothetical = auxiliary
-                .is_some_and(|a| ["is", "are", "get", "gets"].contains(&a.as_str()))
-                && raw[..start]
-                    .iter()
-                    .any(|w| HYPOTHETICAL.contains(&w.as_str()));
-            let perfect = auxiliary.is_some_and(|a| ["have", "has", "had"].contains(&a.as_str()));
-            if (perfect && in_condition) || hypothetical {
+            if told_under_condition(phrase, &raw, start, conditional) {
                 continue;
             }
             // "There is no manifest.js to maintain" retires a file; "there
@@ -955,6 +972,17 @@ mod tests {
             (
                 "Use date-fns instead of Moment.js; it is smaller.",
                 &[("instead of", &[&["moment", "js"]])],
+            ),
+            // A situation a condition tells of is no way chosen; advice
+            // under a condition still is.
+            (
+                "If TF complains about extrapolation, something is running on the system \
+                 clock instead of /clock.",
+                &[],
+            ),
+            (
+                "If the payload is large, use orjson instead of json.",
+                &[("instead of", &[&["json"]])],
             ),
             // Data a system loses is no thing retired.
             (
