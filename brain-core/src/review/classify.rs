@@ -134,7 +134,7 @@ pub(super) type Verdict = (Relation, Decision, Vec<MemoryId>, f64, String);
 /// whole text (`whole ≥ SAME_TOPIC_TEXT`) or name the same identifier, code
 /// span or amount (`FindObjectOfType<GameManager>()`, `GenServer`), or
 /// shared terms with whole texts alike.
-fn rejected_repeat(all: &[&Scored]) -> Option<Verdict> {
+fn rejected_repeat(all: &[&Scored], features: &Features) -> Option<Verdict> {
     let dismissed = |s: &&&Scored| s.evidence.target_status == Status::Dismissed;
     let (repeat, why) = if let Some(s) = all
         .iter()
@@ -203,6 +203,29 @@ fn rejected_repeat(all: &[&Scored]) -> Option<Verdict> {
                     "similarity {:.2}, both name {}",
                     s.evidence.combined,
                     s.shared_list()
+                ),
+            )
+        } else if !s.cross_type
+            && features.proposes()
+            // One that also retires a live memory is for a person to weigh.
+            && features.replacements().is_empty()
+            && s.evidence.combined >= RESTATED
+            && s.specific.len() >= 3
+            && !s.tools_apart
+            && s.distinct.is_none()
+            && !s.turns_down_title
+        {
+            // The proposal again in words of its own: the closest of its
+            // type, proposed anew, with words no other memory compared
+            // shares ("If we ran podman rootless … we could use the docker
+            // profile" against "Run Docker-format containers with rootless
+            // Podman").
+            (
+                s,
+                format!(
+                    "similarity {:.2}; it proposes again what it alone shares words with ({})",
+                    s.evidence.combined,
+                    s.specific.join(", ")
                 ),
             )
         } else {
@@ -364,7 +387,7 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
         .iter()
         .filter(|s| !s.cross_type || s.evidence.target_status == Status::Dismissed)
         .collect();
-    if let Some(verdict) = rejected_repeat(&repeats) {
+    if let Some(verdict) = rejected_repeat(&repeats, features) {
         return verdict;
     }
     if let Some(why) = &features.no_value

@@ -290,6 +290,19 @@ impl Features {
         !self.title_replacements.is_empty()
     }
 
+    /// Whether the text proposes something rather than tells how things
+    /// are: "we should", "let's", "proposal", "we could", "would cut the
+    /// bill", "worth adding" (see [`PROPOSING`]), or a title that opens by
+    /// telling what to do ("Use tabs …", "Move prod Cosmos to serverless").
+    pub(super) fn proposes(&self) -> bool {
+        let title = &self.text[..self.title_len];
+        !text::find_phrases(&self.text, PROPOSING).is_empty()
+            || title
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| PROPOSING_VERBS.contains(&w.to_lowercase().as_str()))
+    }
+
     /// Whether the title says how things stand now, or the text says what
     /// holds from now on ("From now on every signal is connected in
     /// `_ready()`"): a new state that replaces an earlier one.
@@ -915,6 +928,34 @@ fn title_name_unsaid(target: &Features, candidate: &Features) -> bool {
         .iter()
         .any(|t| !text::contains_sequence(&candidate.code_words, &t.words))
 }
+
+/// Words that propose a change rather than tell how things are (see
+/// [`Features::proposes`]).
+const PROPOSING: &[&str] = &[
+    "should",
+    "let's",
+    "lets",
+    "proposal",
+    "propose",
+    "proposes",
+    "we could",
+    "would",
+    "worth",
+    "suggest",
+    "why not",
+    "how about",
+    "what if",
+];
+
+/// Verbs a title that tells what to do opens with ("Use tabs …", "Move
+/// prod Cosmos to serverless", "Skip the WNS check …").
+const PROPOSING_VERBS: &[&str] = &[
+    "use", "move", "switch", "adopt", "drop", "add", "replace", "run", "skip", "disable", "enable",
+    "turn", "make", "force", "float", "write", "publish", "carve", "split", "merge", "speed",
+    "stop", "remove", "allow", "put", "store", "cache", "retry", "commit", "pin", "unpin",
+    "vendor", "mock", "stub", "migrate", "convert", "ignore", "bundle", "record", "rewrite",
+    "raise", "lower", "increase", "decrease", "bump", "delete",
+];
 
 /// Words that say where things are now: "moved", "now", "is gone",
 /// "folded into", "no longer", "renamed", "reorganised".
@@ -4897,6 +4938,39 @@ mod tests {
                     "Retry card payments only on network errors",
                     "A charge is retried once when the request times out; declines are \
                      never retried.",
+                ),
+                Decision::Accept,
+            ),
+            (
+                "a proposal turned down, proposed again in words of its own",
+                dismissed(
+                    MemoryType::Decision,
+                    "Run Docker-format containers with rootless Podman on the cluster",
+                    "Use rootless Podman on compute nodes so the cluster and CI use the same \
+                     docker profile and we skip the SIF conversion.",
+                ),
+                (
+                    MemoryType::Decision,
+                    "Use the docker profile on Slurm too",
+                    "Every SIF conversion eats 20 min of the first run. If we ran podman \
+                     rootless on the compute nodes we could use the docker profile there and \
+                     have exactly what CI runs.",
+                ),
+                Decision::Reject,
+            ),
+            (
+                "the way things are done told, near the dismissed proposal",
+                dismissed(
+                    MemoryType::Decision,
+                    "Run Docker-format containers with rootless Podman on the cluster",
+                    "Use rootless Podman on compute nodes so the cluster and CI use the same \
+                     docker profile and we skip the SIF conversion.",
+                ),
+                (
+                    MemoryType::Decision,
+                    "Cluster jobs pull each image once",
+                    "Apptainer turns every docker profile image into a SIF in the shared cache \
+                     on its first pull; compute nodes never reach a registry.",
                 ),
                 Decision::Accept,
             ),
