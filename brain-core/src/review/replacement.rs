@@ -577,6 +577,26 @@ fn told_under_condition(phrase: &str, raw: &[String], start: usize, conditional:
     (perfect && in_condition) || hypothetical || situation
 }
 
+/// For each word of `written` (split as `replacements` splits it), whether
+/// it is part of words joined by hyphens (`search-replace`).
+fn in_compound(written: &str) -> Vec<bool> {
+    written
+        .split_whitespace()
+        .flat_map(|token| {
+            let joined = token
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .split('-')
+                .filter(|part| !part.is_empty())
+                .count()
+                > 1;
+            token
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(move |_| joined)
+        })
+        .collect()
+}
+
 /// Verbs of [`REPLACEMENT_WORDING`] whose past is their base form: only
 /// that form reports a change ("split into", not "splits into").
 const IRREGULAR_PAST: &[&str] = &["split"];
@@ -872,7 +892,13 @@ pub fn replacements(text: &str) -> Vec<Replaced> {
             .map(str::to_lowercase)
             .collect();
         let conditional = opens_condition(text, written);
+        let compound = in_compound(written);
         for Occurrence { phrase, start, len } in occurrences(&needles, &clause, &raw) {
+            // A word of a name joined by hyphens (`wp search-replace`,
+            // `drop-in`) is part of that name, no wording of a change.
+            if compound.get(start).copied().unwrap_or(false) {
+                continue;
+            }
             if told_under_condition(phrase, &raw, start, conditional) {
                 continue;
             }
@@ -972,6 +998,11 @@ mod tests {
             (
                 "Use date-fns instead of Moment.js; it is smaller.",
                 &[("instead of", &[&["moment", "js"]])],
+            ),
+            // A word of a name joined by hyphens is part of the name.
+            (
+                "Without --network, wp search-replace only rewrites the first site's tables.",
+                &[],
             ),
             // A situation a condition tells of is no way chosen; advice
             // under a condition still is.
