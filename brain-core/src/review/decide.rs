@@ -350,6 +350,11 @@ impl Features {
             text::words(&self.text)
                 .iter()
                 .any(|w| MOVE_WORDS.iter().any(|m| text::root(w).starts_with(m)))
+                // A title about where a thing lives: "Where the Playwright
+                // suite lives".
+                || text::words(&self.text[..self.title_len])
+                    .iter()
+                    .any(|w| text::root(w).starts_with("liv"))
         })
     }
 
@@ -3929,7 +3934,7 @@ mod tests {
             (&'static str, &'static str, &'static [&'static str]),
             Decision,
         );
-        let rows: [Row; 27] = [
+        let rows: [Row; 28] = [
             (
                 "the same file named in a new directory, never where it was",
                 (
@@ -4025,6 +4030,20 @@ mod tests {
                     "Nav2 params ship with the bringup package",
                     "src/nav/bringup/params/nav2_params.yaml, installed to share/bringup/params. nav.launch.py now also lives in that package.",
                     &["src/nav/bringup/params/**"],
+                ),
+                Decision::Supersede,
+            ),
+            (
+                "a title about where a thing lives, its files named elsewhere",
+                (
+                    "Playwright layout",
+                    "Specs in tests/e2e/<area>/*.spec.ts, config at the repo-root playwright.config.ts, shared fixtures in tests/e2e/fixtures.ts.",
+                    &["tests/e2e/**", "playwright.config.ts"],
+                ),
+                (
+                    "Where the Playwright suite lives",
+                    "Everything e2e is under tests/playwright/: specs in tests/playwright/specs/<area>/, config tests/playwright/playwright.config.ts, fixtures in tests/playwright/fixtures/.",
+                    &["tests/playwright/**"],
                 ),
                 Decision::Supersede,
             ),
