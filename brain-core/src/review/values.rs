@@ -550,6 +550,10 @@ fn value_core(token: &str) -> &str {
 }
 
 /// The values `text` states, in order.
+#[allow(
+    clippy::too_many_lines,
+    reason = "one branch per way a value is written"
+)]
 pub(super) fn values(text: &str) -> Vec<Value> {
     let mut out = Vec::new();
     let raw: Vec<&str> = text.split_whitespace().collect();
@@ -575,6 +579,9 @@ pub(super) fn values(text: &str) -> Vec<Value> {
             // `node:20-alpine`: the tag of the image named.
             before.push((text::root(image), image.to_owned()));
             found = Some((Amount::Tag(tag.to_owned()), core.to_owned(), None, true));
+        } else if dated_version(&raw, i, core) {
+            // "API version 2024-06-20": the date is the version.
+            found = Some((Amount::Tag(core.to_owned()), core.to_owned(), None, true));
         } else if let Some((name, date)) = dated_name(core) {
             // `nightly-2024-11-01`: the date pins the name, like a tag.
             before.push((text::root(name), name.to_owned()));
@@ -740,6 +747,35 @@ fn versioned_name(core: &str) -> Option<(&str, &str)> {
     (is_name && is_version).then_some((name, version))
 }
 
+/// Whether `word` is a date as ISO 8601 writes it (`2024-06-20`).
+fn iso_date(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    bytes.len() == 10
+        && bytes.iter().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                *b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        })
+}
+
+/// A date that names a version: right after "version", or after "version
+/// at", "is", "to" ("API version at 2023-10-16", "upgraded to API version
+/// 2024-06-20"), as dated APIs are versioned.
+fn dated_version(raw: &[&str], i: usize, core: &str) -> bool {
+    let word = |k: usize| {
+        i.checked_sub(k).and_then(|j| raw.get(j)).map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+    };
+    iso_date(core)
+        && (word(1).is_some_and(|w| w == "version")
+            || (word(1).is_some_and(|w| ["at", "is", "to", "of"].contains(&w.as_str()))
+                && word(2).is_some_and(|w| w == "version")))
+}
+
 /// A name pinned by a date glued to it (`nightly-2024-11-01`,
 /// `snapshot-2025-03-10`), as the name and the date: what a toolchain or a
 /// snapshot is pinned to, like an image's tag.
@@ -747,15 +783,7 @@ fn dated_name(core: &str) -> Option<(&str, &str)> {
     let cut = core.len().checked_sub(10)?;
     let (name, date) = core.split_at_checked(cut)?;
     let name = name.strip_suffix('-')?;
-    let bytes = date.as_bytes();
-    let is_date = bytes.len() == 10
-        && bytes.iter().enumerate().all(|(i, b)| {
-            if i == 4 || i == 7 {
-                *b == b'-'
-            } else {
-                b.is_ascii_digit()
-            }
-        });
+    let is_date = iso_date(date);
     let is_name = name.len() >= 2
         && name.starts_with(|c: char| c.is_ascii_alphabetic())
         && name
@@ -1858,6 +1886,29 @@ mod tests {
                 v(
                     "mpileup max depth for the amplicon panel",
                     "ext.args for BCFTOOLS_MPILEUP: `-d 10000`. The default silently caps depth.",
+                ),
+                None,
+            ),
+            // A dated API version is a version; a date in a diary is not.
+            (
+                v(
+                    "Stripe API version is 2024-06-20",
+                    "Both accounts upgraded to API version 2024-06-20; setApiVersion() matches.",
+                ),
+                v(
+                    "Stripe API version pinned",
+                    "Both accounts have their default API version at 2023-10-16.",
+                ),
+                Some("2023-10-16 → 2024-06-20"),
+            ),
+            (
+                v(
+                    "Duplicate invoice emails",
+                    "Noticed on 2025-08-20 that the summary went out twice.",
+                ),
+                v(
+                    "Invoice summary runs nightly",
+                    "First sent on 2025-03-01; one email per account.",
                 ),
                 None,
             ),
