@@ -1561,34 +1561,15 @@ fn change_or_distinct(
     // **reporting** role is 15 minutes": the value of another one of a kind.
     let named_apart = named_apart.or_else(|| {
         changed.as_ref().and_then(|c| {
-            // A value of a setting the candidate never names
-            // (`idle_in_transaction_session_timeout` against a candidate on
-            // `statement_timeout`) is not the value it changes.
-            let subject = c.subject.to_lowercase();
-            // Of a dotted path, its last name (`retention_period` of
-            // `limits_config.retention_period`).
-            let setting = subject.rsplit(['.', ':', '/']).next().unwrap_or_default();
-            if setting.trim_matches('_').contains('_')
-                && !features.text.to_lowercase().contains(setting)
-            {
-                let own = candidate
-                    .title
-                    .split(|ch: char| !ch.is_alphanumeric() && ch != '_')
-                    .find(|w| w.trim_matches('_').contains('_'))
-                    .unwrap_or("another setting");
-                return Some(Distinct {
-                    candidate: own.to_owned(),
-                    target: c.subject.clone(),
-                    leading: true,
-                });
-            }
-            qualifiers_apart(
-                &candidate.title,
-                &target.title,
-                &c.subject,
-                &features.roots,
-                &target_features.roots,
-            )
+            setting_unnamed(candidate, features, &c.subject).or_else(|| {
+                qualifiers_apart(
+                    &candidate.title,
+                    &target.title,
+                    &c.subject,
+                    &features.roots,
+                    &target_features.roots,
+                )
+            })
         })
     });
     let changed = changed.filter(|_| named_apart.is_none());
@@ -1770,6 +1751,29 @@ fn names_apart(
     Some(Distinct {
         candidate,
         target,
+        leading: true,
+    })
+}
+
+/// A changed value's subject that is a setting (`snake_case`) the
+/// candidate never names (`idle_in_transaction_session_timeout` against a
+/// candidate on `statement_timeout`): not the value it changes. Of a dotted
+/// path, its last name counts (`retention_period` of
+/// `limits_config.retention_period`).
+fn setting_unnamed(candidate: &Memory, features: &Features, subject: &str) -> Option<Distinct> {
+    let lower = subject.to_lowercase();
+    let setting = lower.rsplit(['.', ':', '/']).next().unwrap_or_default();
+    if !setting.trim_matches('_').contains('_') || features.text.to_lowercase().contains(setting) {
+        return None;
+    }
+    let own = candidate
+        .title
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '_')
+        .find(|w| w.trim_matches('_').contains('_'))
+        .unwrap_or("another setting");
+    Some(Distinct {
+        candidate: own.to_owned(),
+        target: subject.to_owned(),
         leading: true,
     })
 }
@@ -4885,6 +4889,14 @@ mod tests {
             m.status = Status::Dismissed;
             m
         };
+        let podman = || {
+            dismissed(
+                MemoryType::Decision,
+                "Run Docker-format containers with rootless Podman on the cluster",
+                "Use rootless Podman on compute nodes so the cluster and CI use the same docker \
+                 profile and we skip the SIF conversion.",
+            )
+        };
         let cases = [
             (
                 "the same identifier, reworded, under another type",
@@ -4962,12 +4974,7 @@ mod tests {
             ),
             (
                 "a proposal turned down, proposed again in words of its own",
-                dismissed(
-                    MemoryType::Decision,
-                    "Run Docker-format containers with rootless Podman on the cluster",
-                    "Use rootless Podman on compute nodes so the cluster and CI use the same \
-                     docker profile and we skip the SIF conversion.",
-                ),
+                podman(),
                 (
                     MemoryType::Decision,
                     "Use the docker profile on Slurm too",
@@ -4979,12 +4986,7 @@ mod tests {
             ),
             (
                 "the way things are done told, near the dismissed proposal",
-                dismissed(
-                    MemoryType::Decision,
-                    "Run Docker-format containers with rootless Podman on the cluster",
-                    "Use rootless Podman on compute nodes so the cluster and CI use the same \
-                     docker profile and we skip the SIF conversion.",
-                ),
+                podman(),
                 (
                     MemoryType::Decision,
                     "Cluster jobs pull each image once",
