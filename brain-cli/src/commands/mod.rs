@@ -186,7 +186,8 @@ const MAX_TASK_PATHS: usize = 200;
 
 /// The paths a task touches, relative to the root: `--path` when given
 /// (absolute, `./`-prefixed, from a subdirectory or with `\\` separators
-/// alike; a path outside the root is a warning and left out), else the
+/// alike; a relative path given from outside the root, with `-C`, is read
+/// from the root; a path outside the root is a warning and left out), else the
 /// working tree's changes against HEAD (read with gix) without the store's
 /// own files, at most [`MAX_TASK_PATHS`]; else none. Returns the paths,
 /// where they came from and how many were left out.
@@ -201,16 +202,24 @@ fn task_paths(
         .canonicalize()
         .unwrap_or_else(|_| ctx.root().to_path_buf());
     let root_str = root.to_string_lossy();
-    let cwd_str = ctx.cwd().to_string_lossy();
+    // Run from outside the root (`-C DIR` from elsewhere), a relative path
+    // that does not lead into the root is read from the root, as `git -C`
+    // reads it.
+    let outside = !ctx.cwd().starts_with(&root);
     if !explicit.is_empty() {
         let mut paths: Vec<String> = Vec::new();
         for p in explicit {
             // A path that exists is resolved through symlinks, as the root is.
-            let on_disk = ctx.cwd().join(p).canonicalize().ok();
-            let given = on_disk
-                .as_ref()
-                .map_or_else(|| p.clone(), |d| d.to_string_lossy().into_owned());
-            match brain_core::matching::repo_relative(&given, &root_str, &cwd_str) {
+            let resolve = |base: &std::path::Path| {
+                let given = base
+                    .join(p)
+                    .canonicalize()
+                    .ok()
+                    .map_or_else(|| p.clone(), |d| d.to_string_lossy().into_owned());
+                brain_core::matching::repo_relative(&given, &root_str, &base.to_string_lossy())
+            };
+            let relative = resolve(ctx.cwd()).or_else(|| outside.then(|| resolve(&root)).flatten());
+            match relative {
                 Some(rel) if !paths.contains(&rel) => paths.push(rel),
                 Some(_) => {}
                 None => out.warn(format_args!(

@@ -213,6 +213,24 @@ fn paths_from_anywhere_match_like_paths_from_the_root() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(ids(&json), expected);
     assert!(!expected.1.is_empty());
+    // With `-C` from outside the root, relative to the root, as `git -C`
+    // reads it.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out = env
+        .command(["--format", "json", "-C"])
+        .arg(env.root())
+        .args(["inject", "--task", task, "--path"])
+        .arg("crates/resolver/src/lock/mod.rs")
+        .current_dir(elsewhere.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(ids(&json), expected);
     // Outside the repository: a warning, left out.
     let out = env
         .brain(["inject", "--task", task, "--path", "/etc/hosts"])
