@@ -5398,6 +5398,48 @@ mod tests {
             ),
             "{out:#?}"
         );
+        // A value set by its name, another memory stating the same amount
+        // of something else: still a new value of that setting.
+        let stored = [
+            memory(
+                "upstream-timeout-0001",
+                Gotcha,
+                "The app's request timeout sits below the proxy's",
+                "The proxy cuts requests at 60 s; `REQUEST_TIMEOUT=40` makes the app raise \
+                 first, so the error carries a stack trace.",
+                &["config/app.env"],
+            ),
+            memory(
+                "pg-timeout-0001",
+                Convention,
+                "statement_timeout for web requests",
+                "database.yml sets statement_timeout to 30 s for web processes; jobs override it.",
+                &["config/database.yml"],
+            ),
+        ];
+        let out = review(
+            &stored,
+            "Request timeout",
+            "REQUEST_TIMEOUT=30 on every web app (was 40): slow requests only tied up threads.",
+            &[],
+        );
+        assert_eq!(
+            (out.decision, out.targets.as_slice()),
+            (
+                Decision::Supersede,
+                &[MemoryId::new("upstream-timeout-0001").unwrap()][..]
+            ),
+            "{out:#?}"
+        );
+        // Not said to have changed, it is still never folded in.
+        let out = review(
+            &stored,
+            "The app's request timeout",
+            "REQUEST_TIMEOUT=30 on every web app, still below the proxy's 60 s cut; slow \
+             requests only tied up threads.",
+            &[],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
         // A value set otherwise for part of the rule's scope, worded as an
         // exception, does not replace the rule everywhere else.
         let stored = [

@@ -394,9 +394,15 @@ impl<'a> Reviewer<'a> {
                 // the same thing, or anywhere when nothing says it changed.
                 // Said to have changed, it must be said of two of the same
                 // words: "iOS 16" that NavigationStack requires is not the
-                // deployment target "raised to iOS 16".
+                // deployment target "raised to iOS 16". So must a value set
+                // by its name (`RACK_TIMEOUT_SERVICE_TIMEOUT=15`): a 15 s
+                // `statement_timeout` elsewhere is not that setting's.
                 if s.changed.as_ref().is_some_and(|ch| {
-                    let about = if ch.worded || ch.new_in_title { 2 } else { 0 };
+                    let about = if ch.worded || ch.new_in_title || ch.new_value.named {
+                        2
+                    } else {
+                        0
+                    };
                     pool.iter()
                         .enumerate()
                         .any(|(j, (_, o))| j != i && o.states_value(&ch.new_value, about))

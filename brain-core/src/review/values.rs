@@ -268,16 +268,7 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
     if instances_apart(candidate, target) {
         return None;
     }
-    // A boolean is stated by the target when it says it of the same kind of
-    // thing: a default is not an assignment ("defaults to true" and "pass
-    // `--dry-run=false`").
-    let fresh = |q: &Value| {
-        !target.all.iter().any(|p| {
-            p.same(q)
-                && (!matches!(q.amount, Amount::Bool(_))
-                    || p.key.contains("default") == q.key.contains("default"))
-        })
-    };
+    let fresh = |q: &Value| !already_stated(target, q);
     // A name the candidate still writes as a word ("critical still pages"
     // against `severity=critical`) is kept beside the new one, unless it
     // writes it as what was ("CACHE was easily confused with …").
@@ -364,8 +355,14 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
                 .iter()
                 .all(|v| matches!(v.amount, Amount::Number { dim: "clock", .. }))
     };
+    // A value set by its name is compared with the target's value of that
+    // name when it has one (`WEB_CONCURRENCY=2`, not "3x" web dynos).
+    let by_name = |q: &Value, p: &Value| {
+        let named_alike = |v: &Value| v.named && v.subject.eq_ignore_ascii_case(&q.subject);
+        !q.named || named_alike(p) || !target.all.iter().any(named_alike)
+    };
     for q in candidate.all.iter().filter(|q| q.held != Held::Refused) {
-        for p in &target.all {
+        for p in target.all.iter().filter(|p| by_name(q, p)) {
             if differ(q, p) && fresh(q) && !kept(p) && (about(q, p) >= 1 || clocks(q, p)) {
                 let new_in_title = candidate
                     .title
@@ -379,6 +376,22 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
         }
     }
     None
+}
+
+/// Whether the target already states the candidate's value `q` of the same
+/// thing. A boolean is stated by the target when it says it of the same kind
+/// of thing: a default is not an assignment ("defaults to true" and "pass
+/// `--dry-run=false`"). A value set by its name (`WEB_CONCURRENCY=4`) is
+/// stated only of that setting: "4x Standard-2X" workers are not it.
+fn already_stated(target: &Values, q: &Value) -> bool {
+    target.all.iter().any(|p| {
+        p.same(q)
+            && (!matches!(q.amount, Amount::Bool(_))
+                || p.key.contains("default") == q.key.contains("default"))
+            && (!q.named
+                || (p.named && p.subject.eq_ignore_ascii_case(&q.subject))
+                || p.key.intersection(&q.key).count() >= 2)
+    })
 }
 
 /// Whether two titles name two numbered instances of one kind of thing
@@ -410,15 +423,32 @@ fn instances_apart(candidate: &Values, target: &Values) -> bool {
 }
 
 /// Whether the candidate names the target's value as a past one: "(was 300
-/// ms)", "from 10 s", "not 10m", "instead of 20".
+/// ms)", "from 10 s", "not 10m", "instead of 20". A value set by its name
+/// (`TIMEOUT=20`) may be named as past by its amount alone ("(was 20)").
 fn names_as_past(candidate: &Values, old: &Value) -> bool {
-    let old = old.text.to_lowercase();
-    ["was ", "from ", "not ", "instead of ", "previously "]
-        .iter()
-        .any(|w| candidate.lower.contains(&format!("{w}{old}")))
+    let text = old.text.to_lowercase();
+    let past = ["was ", "from ", "not ", "instead of ", "previously "];
+    let by_amount = old
+        .named
+        .then(|| text.rsplit_once(['=', ':']).map(|(_, a)| a.trim()))
+        .flatten()
+        .filter(|a| !a.is_empty())
+        .is_some_and(|amount| {
+            past.iter().any(|w| {
+                let said = format!("{w}{amount}");
+                candidate.lower.match_indices(&said).any(|(at, _)| {
+                    !candidate.lower[at + said.len()..]
+                        .starts_with(|c: char| c.is_alphanumeric() || c == '.')
+                })
+            })
+        });
+    by_amount
+        || past
+            .iter()
+            .any(|w| candidate.lower.contains(&format!("{w}{text}")))
         || [" was ", " used to "]
             .iter()
-            .any(|w| candidate.lower.contains(&format!("{old}{w}")))
+            .any(|w| candidate.lower.contains(&format!("{text}{w}")))
 }
 
 fn describe(
@@ -2125,10 +2155,44 @@ mod tests {
                 ),
                 Some("200 → 220"),
             ),
+            // A value set by its name is compared with the target's value of
+            // that name, though the target states the new amount of
+            // something else ("4 replicas").
+            (
+                v(
+                    "Gunicorn workers",
+                    "The api runs 2 pods now (GUNICORN_WORKERS=4) instead of 4 smaller ones.",
+                ),
+                v(
+                    "API pod sizing",
+                    "gunicorn: 3 replicas, GUNICORN_WORKERS=2; the consumer runs 4 replicas.",
+                ),
+                Some("GUNICORN_WORKERS=2 → GUNICORN_WORKERS=4"),
+            ),
         ];
         for (c, t, want) in cases {
             let got = change(&c, &t).map(|ch| format!("{} → {}", ch.old, ch.new));
             assert_eq!(got.as_deref(), want, "{c:?}");
         }
+        // The amount of a value set by its name, named as past, words the
+        // change; a longer number that starts like it does not.
+        let worded = |body: &str| {
+            change(
+                &v("Upload size limit", body),
+                &v(
+                    "Uploads are capped",
+                    "nginx rejects bodies above the cap: `MAX_UPLOAD_MB=20` in the env file.",
+                ),
+            )
+            .map(|ch| ch.worded)
+        };
+        assert_eq!(
+            worded("MAX_UPLOAD_MB=50 for every site (was 20)."),
+            Some(true)
+        );
+        assert_eq!(
+            worded("MAX_UPLOAD_MB=50 for every site (was 200 once)."),
+            Some(false)
+        );
     }
 }
