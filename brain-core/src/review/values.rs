@@ -628,6 +628,19 @@ pub(super) fn values(text: &str) -> Vec<Value> {
                 );
                 found = Some((amount, core.trim_start_matches('-').to_owned(), None, true));
             }
+        } else if let Some(sym) = core.strip_prefix(':')
+            && let Some(key) = symbol_key(&raw, i)
+            && identifier(sym)
+        {
+            // `delivery_method :postmark`, `queue_adapter = :sidekiq`: a
+            // symbol set as a setting's value.
+            before.extend(
+                text::code_words(key)
+                    .into_iter()
+                    .filter(|w| !text::is_stopword(w))
+                    .map(|w| (text::root(&w), key.to_owned())),
+            );
+            found = Some((Amount::Name(sym.to_owned()), core.to_owned(), None, true));
         } else if let Some(flag) = core.strip_prefix('-').map(|f| f.trim_start_matches('-'))
             && let Some(split) = flag.find(|c: char| c.is_ascii_digit())
             && split > 0
@@ -646,7 +659,19 @@ pub(super) fn values(text: &str) -> Vec<Value> {
             };
             used = n;
             bare = unitless && n == 0 && counted.is_none();
-            found = Some((amount, written, counted, i > 0 && flag_named(raw[i - 1])));
+            // `set('keep_releases', 3)`: the value of the key quoted before it.
+            let quoted = (i > 0).then(|| quoted_key(raw[i - 1])).flatten();
+            if let Some(key) = quoted {
+                before.extend(
+                    text::code_words(key)
+                        .into_iter()
+                        .filter(|w| !text::is_stopword(w))
+                        .map(|w| (text::root(&w), key.to_owned())),
+                );
+                bare = false;
+            }
+            let named = quoted.is_some() || (i > 0 && flag_named(raw[i - 1]));
+            found = Some((amount, written, counted, named));
         } else if let Some(n) = NUMBER_WORDS
             .iter()
             .position(|w| w.eq_ignore_ascii_case(core))
@@ -702,6 +727,54 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         i += 1;
     }
     out
+}
+
+/// The setting a Ruby symbol at `raw[i]` is the value of: the code name
+/// right before it (`delivery_method :postmark`), or before an `=` or `=>`
+/// (`config.active_job.queue_adapter = :sidekiq`), or a key with its colon
+/// (`adapter: :sidekiq`). Only a name of code: with `_` or `.` in it.
+fn symbol_key<'t>(raw: &[&'t str], i: usize) -> Option<&'t str> {
+    let clean = |t: &'t str| t.trim_matches(['`', '(', '[', '{']);
+    let mut at = i.checked_sub(1)?;
+    if matches!(clean(raw[at]), "=" | "=>") {
+        at = at.checked_sub(1)?;
+    }
+    let key = clean(raw[at]);
+    let key = key.strip_suffix(':').unwrap_or(key);
+    (key.len() >= 3
+        && key.contains(['_', '.'])
+        && key.starts_with(|c: char| c.is_ascii_alphabetic())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.')))
+    .then_some(key)
+}
+
+/// Whether a word is a name of code: a letter or `_` first, then letters,
+/// digits and `_`, at least two characters.
+fn identifier(word: &str) -> bool {
+    word.len() >= 2
+        && word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The key a call's argument list quotes right before a value
+/// (`set('keep_releases',` → `keep_releases`): a name of code, at least
+/// three characters.
+fn quoted_key(token: &str) -> Option<&str> {
+    let body = token.strip_suffix(',')?;
+    let quote = body.chars().last().filter(|c| matches!(c, '\'' | '"'))?;
+    let body = &body[..body.len() - 1];
+    let start = body.rfind(quote)?;
+    let key = &body[start + 1..];
+    let opens = body[..start].ends_with('(');
+    (opens
+        && key.len() >= 3
+        && key.starts_with(|c: char| c.is_ascii_alphabetic())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+    .then_some(key)
 }
 
 /// Whether a token is a flag that names the number after it (`-d 10000`,
@@ -2168,6 +2241,31 @@ mod tests {
                     "gunicorn: 3 replicas, GUNICORN_WORKERS=2; the consumer runs 4 replicas.",
                 ),
                 Some("GUNICORN_WORKERS=2 → GUNICORN_WORKERS=4"),
+            ),
+            // A symbol set as a setting's value, and a value after the key a
+            // call quotes.
+            (
+                v(
+                    "Cache store",
+                    "Production sets `config.cache_store = :redis_cache_store` now.",
+                ),
+                v(
+                    "Cache store in production",
+                    "`config.cache_store = :mem_cache_store` with the Memcachier add-on.",
+                ),
+                Some(":mem_cache_store → :redis_cache_store"),
+            ),
+            (
+                v(
+                    "Deploys keep fewer releases",
+                    "deploy.php: `set('keep_releases', 3)` since the disk filled up.",
+                ),
+                v(
+                    "Releases and rollback",
+                    "deploy.php keeps 5 releases (`set('keep_releases', 5)`); `dep rollback` \
+                     goes back one.",
+                ),
+                Some("5 → 3"),
             ),
         ];
         for (c, t, want) in cases {
