@@ -95,6 +95,12 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "were torn out",
     "is legacy",
     "are legacy",
+    "is banned",
+    "are banned",
+    "was banned",
+    "were banned",
+    "scheduled for deletion",
+    "not used anywhere",
     "reversing",
     "reversed",
     "removed",
@@ -328,6 +334,8 @@ fn object_side(phrase: &str) -> Side {
         | "now live in" | "now in" | "now sit in" | "now sit under" | "was removed"
         | "were removed" | "been removed" | "was deleted" | "were deleted" | "been deleted"
         | "is deleted" | "are deleted" | "was dropped" | "were dropped" | "is legacy" | "are legacy" | "removed" | "renamed to"
+        | "is banned" | "are banned" | "was banned" | "were banned" | "scheduled for deletion"
+        | "not used anywhere"
         | "will be deleted" | "will be removed" | "will be dropped" | "will be retired"
         | "being removed" | "switched to" | "was stripped" | "were stripped" | "was taken out"
         | "were taken out" | "was torn out" | "were torn out" => {
@@ -1027,6 +1035,20 @@ mod tests {
                 &[("split out into", &[&["hil", "jobs"]])],
             ),
             ("Three frames were dropped during the handover.", &[]),
+            // A thing banned, set for deletion or used nowhere any more is
+            // retired.
+            (
+                "The legacy Chart.js wrapper is banned in new screens.",
+                &[("is banned", &[&["chart", "js", "legacy"]])],
+            ),
+            (
+                "The old reports VM is scheduled for deletion.",
+                &[("scheduled for deletion", &[&["report", "vm"]])],
+            ),
+            (
+                "After the codemod, `React.FC` is not used anywhere.",
+                &[("not used anywhere", &[&["fc", "react"]])],
+            ),
             (
                 "The mcumgr tool was dropped from the tools image.",
                 &[("was dropped", &[&["mcumgr", "tool"]])],
