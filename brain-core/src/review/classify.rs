@@ -60,7 +60,9 @@
 //! Words "only the two share" (see `mod.rs`) leave out the words of a path
 //! both name: it says where two rules live, not what they say. A value the
 //! candidate states that another compared memory states too is that
-//! memory's, not a change of the target's.
+//! memory's, not a change of the target's; a value set by its name
+//! (`TIMEOUT=15`) only when that memory states it of the same name or two of
+//! the same words.
 
 use crate::model::{Memory, MemoryId, Status};
 

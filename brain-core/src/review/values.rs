@@ -12,6 +12,13 @@
 //! A label before a colon says what its value is about ("`audit_events`
 //! retention: 7 years"); durations run from milliseconds to years.
 //!
+//! A value set by its name is that setting's: `KEY=value`, a flag with its
+//! value, a Ruby symbol after a code name (`delivery_method :postmark`,
+//! `queue_adapter = :sidekiq`) and a value after the key a call quotes
+//! (`set('keep_releases', 3)`). It is compared with the target's value of
+//! that name when the target has one, and its amount alone named as past
+//! ("(was 20)") words the change.
+//!
 //! A change is a value the target states that the candidate states
 //! differently about the same thing: in both titles, when the titles share
 //! their other words (the *frame*) or what the values are about, or when
