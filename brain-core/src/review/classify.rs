@@ -750,7 +750,10 @@ fn changed_value<'s>(live: &[&'s Scored], features: &Features) -> Option<&'s Sco
                 // A value set otherwise for part of the target's scope, in
                 // words of an exception, is the exception, not a new rule.
                 && !(exception && s.evidence.scope == ScopeRelation::Narrower)
-                && s.evidence.newer
+                // Older by the clock, a candidate that names the memory's
+                // value as what was ("(was 2000)") still knows it as past.
+                && (s.evidence.newer
+                    || s.changed.as_ref().is_some_and(|c| features.names_as_past(&c.old_value)))
                 && s.changed.as_ref().is_some_and(|c| {
                     // The same setting of the same files, stated anew, is
                     // the value as it is now ("minSdk = 24 in
@@ -771,7 +774,17 @@ fn changed_value<'s>(live: &[&'s Scored], features: &Features) -> Option<&'s Sco
                         }
                         _ => false,
                     };
-                    let same_setting = here
+                    // A setting named as such on both sides (`line-length =
+                    // 120` against "line-length 110") is one setting of
+                    // files both cover.
+                    let named_same = c.new_value.named
+                        && !old.subject.is_empty()
+                        && old.subject.eq_ignore_ascii_case(&c.new_value.subject)
+                        && matches!(
+                            s.evidence.scope,
+                            ScopeRelation::Same | ScopeRelation::Narrower | ScopeRelation::Broader
+                        );
+                    let same_setting = (here || named_same)
                         && !features.states_value(old, old.key.len().max(1));
                     // "also" elsewhere adds to the change a title announces
                     // ("timeout raised to 30 s … retries are also off").

@@ -264,6 +264,12 @@ impl Features {
         self.values.states(value, about)
     }
 
+    /// Whether the text names this value as a past one ("(was 2000)", "from
+    /// 10 s"): it knows that value as what was.
+    pub(super) fn names_as_past(&self, value: &values::Value) -> bool {
+        values::names_as_past(&self.values, value)
+    }
+
     /// The [`text::root`]s of the paths both texts name
     /// (`config/environments/test.rb`): where two rules live, not what they
     /// say.
@@ -5395,6 +5401,70 @@ mod tests {
             (
                 Decision::Supersede,
                 &[MemoryId::new("redis-port-0001").unwrap()][..]
+            ),
+            "{out:#?}"
+        );
+        // A value named as what was is a change whatever the clock says: a
+        // candidate captured before the memory was last touched still knows
+        // the memory's value as past.
+        let stored = [memory(
+            "pool-size-0001",
+            Convention,
+            "Connection pool settings",
+            "config/database.yml: `pool: 10`, checkout_timeout 5 s.",
+            &["config/database.yml"],
+        )];
+        let mut older = memory(
+            "candidate-eeee",
+            Convention,
+            "Pool size: 25",
+            "Raised the connection pool to 25 (was 10): the job workers ran out at peak.",
+            &["config/database.yml"],
+        );
+        older.status = Status::Candidate;
+        older.provenance.captured_at = "2025-11-01T00:00:00Z".parse().unwrap();
+        let out = Reviewer::new(stored.iter()).review(&older);
+        assert_eq!(
+            (out.decision, out.targets.as_slice()),
+            (
+                Decision::Supersede,
+                &[MemoryId::new("pool-size-0001").unwrap()][..]
+            ),
+            "{out:#?}"
+        );
+        // One setting named on both sides, for files the candidate covers
+        // with more, is one setting: `line-length = 120` replaces
+        // "line-length 110", unworded.
+        let stored = [
+            memory(
+                "black-config-0001",
+                Convention,
+                "black config lives in the root pyproject",
+                "`[tool.black]` in pyproject.toml: line-length 110, target-version py311; \
+                 notebooks/ is excluded.",
+                &["pyproject.toml"],
+            ),
+            memory(
+                "isort-profile-0001",
+                Convention,
+                "isort uses the black profile",
+                "Imports are sorted with isort in the black profile.",
+                &["setup.cfg"],
+            ),
+        ];
+        let out = review_new(
+            &stored,
+            Convention,
+            "black line length",
+            "`line-length = 120` in [tool.black] of the root pyproject.toml; the whole repo \
+             was reformatted in one commit.",
+            &["pyproject.toml", ".git-blame-ignore-revs"],
+        );
+        assert_eq!(
+            (out.decision, out.targets.as_slice()),
+            (
+                Decision::Supersede,
+                &[MemoryId::new("black-config-0001").unwrap()][..]
             ),
             "{out:#?}"
         );

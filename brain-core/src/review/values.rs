@@ -432,7 +432,7 @@ fn instances_apart(candidate: &Values, target: &Values) -> bool {
 /// Whether the candidate names the target's value as a past one: "(was 300
 /// ms)", "from 10 s", "not 10m", "instead of 20". A value set by its name
 /// (`TIMEOUT=20`) may be named as past by its amount alone ("(was 20)").
-fn names_as_past(candidate: &Values, old: &Value) -> bool {
+pub(super) fn names_as_past(candidate: &Values, old: &Value) -> bool {
     let text = old.text.to_lowercase();
     let past = ["was ", "from ", "not ", "instead of ", "previously "];
     let by_amount = old
@@ -666,8 +666,12 @@ pub(super) fn values(text: &str) -> Vec<Value> {
             };
             used = n;
             bare = unitless && n == 0 && counted.is_none();
-            // `set('keep_releases', 3)`: the value of the key quoted before it.
-            let quoted = (i > 0).then(|| quoted_key(raw[i - 1])).flatten();
+            // `set('keep_releases', 3)`: the value of the key quoted before
+            // it; `line-length = 120`: of the key before the `=`.
+            let quoted = (i > 0)
+                .then(|| quoted_key(raw[i - 1]))
+                .flatten()
+                .or_else(|| spaced_key(&raw, i));
             if let Some(key) = quoted {
                 before.extend(
                     text::code_words(key)
@@ -754,6 +758,23 @@ fn symbol_key<'t>(raw: &[&'t str], i: usize) -> Option<&'t str> {
         && key
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.')))
+    .then_some(key)
+}
+
+/// The key of a value written `key = value` with spaces around the `=`
+/// (`line-length = 120`, `` `max_connections = 200` ``): a name of code with
+/// `_`, `-` or `.` in it, at least three characters.
+fn spaced_key<'t>(raw: &[&'t str], i: usize) -> Option<&'t str> {
+    if i < 2 || raw[i - 1] != "=" {
+        return None;
+    }
+    let key = raw[i - 2].trim_start_matches(['`', '(', '[', '{']);
+    (key.len() >= 3
+        && key.contains(['_', '-', '.'])
+        && key.starts_with(|c: char| c.is_ascii_alphabetic())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
     .then_some(key)
 }
 
@@ -1516,6 +1537,40 @@ mod tests {
             .into_iter()
             .map(|v| (v.text, v.key.into_iter().collect()))
             .collect()
+    }
+
+    #[test]
+    fn values_set_by_name() {
+        let named = |text: &str| -> Vec<(String, String, bool)> {
+            values(text)
+                .into_iter()
+                .map(|v| (v.text, v.subject, v.named))
+                .collect()
+        };
+        let one = |t: &str, s: &str| vec![(t.to_owned(), s.to_owned(), true)];
+        assert_eq!(
+            named("`line-length = 120` in the root pyproject."),
+            one("120", "line-length")
+        );
+        assert_eq!(
+            named("ActionMailer `delivery_method :postmark`, with the token."),
+            one(":postmark", "delivery_method")
+        );
+        assert_eq!(
+            named("`config.active_job.queue_adapter = :sidekiq` in application.rb."),
+            one(":sidekiq", "config.active_job.queue_adapter")
+        );
+        assert_eq!(
+            named("deploy.php: `set('keep_releases', 3)`."),
+            one("3", "keep_releases")
+        );
+        // A symbol after a word of prose, and a number after a plain `=`,
+        // name no setting.
+        assert!(named("We render with :erb templates.").is_empty());
+        assert_eq!(
+            named("x = 120 pixels wide"),
+            vec![("120".to_owned(), "x".to_owned(), false)]
+        );
     }
 
     #[test]
