@@ -596,6 +596,15 @@ fn merge_contradicts(scored: &Scored) -> Option<String> {
             best.target, best.combined
         ));
     }
+    // "The old mlflow.internal.lumio.io redirects until October": what the
+    // memory names is the old one now.
+    if let Some(name) = &scored.calls_old {
+        return Some(format!(
+            "calls `{name}`, which `{}` names, the old one (similarity {:.2}): \
+             a person should decide whether it replaces it",
+            best.target, best.combined
+        ));
+    }
     // "… doesn't work anymore" about what the target says to use: alike in
     // the words it shares, a replacement in what it says.
     if best.combined < OVERLAP && !best.replacement_wording.is_empty() {

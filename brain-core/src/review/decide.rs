@@ -710,6 +710,11 @@ pub(super) struct Scored {
     /// A phrase of the candidate retires something its title names (see
     /// `Replacement::retires_title_word`): never folded into it.
     pub(super) retires_title_word: bool,
+    /// A name of the target's text (an address, a file, an identifier) the
+    /// candidate calls the old one ("The old mlflow.internal.lumio.io
+    /// redirects until October", "Old `gs://ml-dvc` is read-only"): what it
+    /// replaces, never folded into it.
+    pub(super) calls_old: Option<String>,
     /// A phrase of the candidate retiring something ("has been
     /// decommissioned", "will be deleted") names a word of the target's
     /// title that no other memory compared shares with the candidate: the
@@ -1514,6 +1519,7 @@ pub(super) fn evidence(
         same_run: super::same_run(candidate, target),
         titles_polarity_apart: polarity_apart(candidate, target),
         retires_title_word,
+        calls_old: calls_old(features, target_features),
         tools_apart,
         listed_in_target: listed_in(candidate, target),
         names_part: names_part(candidate, features, target, target_features),
@@ -1627,6 +1633,33 @@ fn change_or_distinct(
     })
     .or(named_apart);
     (changed, distinct, shape_apart)
+}
+
+/// A name the candidate calls old ("the old `X`", "previous X", "former
+/// X") that the target's text holds: a word with an inner `.`, `/`, `:` or
+/// `_`, an address, a file or an identifier, not a plain word ("the old
+/// tests"). "An old X" is an X that is old ("a DAG with an old
+/// `start_date`"), not the one before.
+fn calls_old(candidate: &Features, target: &Features) -> Option<String> {
+    let lower = candidate.text.to_lowercase();
+    let target_text = target.text.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    (0..words.len().saturating_sub(1)).find_map(|i| {
+        let article = i.checked_sub(1).map(|j| words[j]);
+        if !matches!(words[i], "old" | "previous" | "former") || matches!(article, Some("a" | "an"))
+        {
+            return None;
+        }
+        let name = words[i + 1]
+            .trim_matches(|c: char| matches!(c, '`' | '\'' | '"' | '(' | ')' | ',' | ';'))
+            .trim_end_matches(['.', ':']);
+        let named = name.len() >= 4
+            && name
+                .trim_matches(['.', '/', ':', '_'])
+                .contains(['.', '/', ':', '_'])
+            && target_text.contains(name);
+        named.then(|| name.to_owned())
+    })
 }
 
 /// Whether a title holds `root` as a proper name past its first word: a
@@ -5362,6 +5395,55 @@ mod tests {
         // A title that opens with another subject is another memory.
         let out = review("DROP COLUMN is cheap since the PG16 upgrade");
         assert_eq!(out.decision, Decision::Accept, "{out:#?}");
+    }
+
+    #[test]
+    fn a_name_called_old_is_not_folded_in() {
+        use MemoryType::Convention;
+        let stored = [
+            memory(
+                "registry-host-0001",
+                Convention,
+                "Images are pushed to registry.internal.acme.io",
+                "CI pushes every image to registry.internal.acme.io/platform/<service> with \
+                 the commit sha as tag.",
+                &[".github/workflows/build.yml"],
+            ),
+            memory(
+                "image-scan-0001",
+                Convention,
+                "Images are scanned before deploy",
+                "Trivy scans each image in CI; a fixable CRITICAL fails the job.",
+                &[".github/workflows/build.yml"],
+            ),
+        ];
+        let out = review_new(
+            &stored,
+            Convention,
+            "Images go to the new registry",
+            "CI pushes every image to images.acme.io/platform/<service>, tagged with the commit \
+             sha. The old registry.internal.acme.io stays read-only until March.",
+            &[".github/workflows/build.yml"],
+        );
+        assert_ne!(out.decision, Decision::Merge, "{out:#?}");
+        // "An old X" is an X that is old: a retelling is still one.
+        let stored = [memory(
+            "catchup-0001",
+            Convention,
+            "New DAGs must set catchup=False",
+            "Airflow defaults catchup to True, so a new DAG with a `start_date` months ago \
+             triggers hundreds of backfill runs on first deploy.",
+            &["dags/**"],
+        )];
+        let out = review_new(
+            &stored,
+            Convention,
+            "Set catchup=False on new DAGs",
+            "Airflow leaves catchup on by default, so a new DAG with an old start_date kicks \
+             off hundreds of backfill runs when it is first deployed.",
+            &["dags/**"],
+        );
+        assert_eq!(out.decision, Decision::Merge, "{out:#?}");
     }
 
     #[test]
