@@ -39,7 +39,9 @@
 //! Never merged: a candidate whose title compares a value with what it
 //! was ("Shorter access-token lifetime", not "must be longer than …") into
 //! the memory stating it, nor one naming an address (`s3://…`) where the
-//! memory names another of the same scheme (a person decides).
+//! memory names another of the same scheme, nor one that calls a name the
+//! memory holds the old one ("the old `registry.internal.acme.io`") (a
+//! person decides).
 //!
 //! Never merged or replaced: a memory the candidate sets itself apart from
 //! ("… is separate from the CPU policy" against "No CPU limits on …", or
