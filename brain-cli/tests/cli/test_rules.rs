@@ -192,8 +192,17 @@ fn paths_from_anywhere_match_like_paths_from_the_root() {
     assert_eq!(from_root("crates\\resolver\\src\\lock\\mod.rs"), expected);
     // From a subdirectory, relative to it.
     let sub = env.root().join("crates/resolver");
-    let out = env
-        .command([
+    let json_of = |cmd: &mut std::process::Command| -> serde_json::Value {
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let json = json_of(
+        env.command([
             "--format",
             "json",
             "inject",
@@ -202,34 +211,20 @@ fn paths_from_anywhere_match_like_paths_from_the_root() {
             "--path",
             "src/lock/mod.rs",
         ])
-        .current_dir(&sub)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        .current_dir(&sub),
     );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(ids(&json), expected);
     assert!(!expected.1.is_empty());
     // With `-C` from outside the root, relative to the root, as `git -C`
     // reads it.
     let elsewhere = tempfile::tempdir().unwrap();
-    let out = env
-        .command(["--format", "json", "-C"])
-        .arg(env.root())
-        .args(["inject", "--task", task, "--path"])
-        .arg("crates/resolver/src/lock/mod.rs")
-        .current_dir(elsewhere.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let json = json_of(
+        env.command(["--format", "json", "-C"])
+            .arg(env.root())
+            .args(["inject", "--task", task, "--path"])
+            .arg("crates/resolver/src/lock/mod.rs")
+            .current_dir(elsewhere.path()),
     );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(ids(&json), expected);
     // Outside the repository: a warning, left out.
     let out = env

@@ -752,13 +752,17 @@ fn symbol_key<'t>(raw: &[&'t str], i: usize) -> Option<&'t str> {
     }
     let key = clean(raw[at]);
     let key = key.strip_suffix(':').unwrap_or(key);
-    (key.len() >= 3
-        && key.contains(['_', '.'])
+    (setting_name(key) && key.contains(['_', '.'])).then_some(key)
+}
+
+/// Whether a word can name a setting: a letter first, then letters,
+/// digits, `_`, `.` and `-`, at least three characters.
+fn setting_name(key: &str) -> bool {
+    key.len() >= 3
         && key.starts_with(|c: char| c.is_ascii_alphabetic())
         && key
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.')))
-    .then_some(key)
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
 /// The key of a value written `key = value` with spaces around the `=`
@@ -769,13 +773,7 @@ fn spaced_key<'t>(raw: &[&'t str], i: usize) -> Option<&'t str> {
         return None;
     }
     let key = raw[i - 2].trim_start_matches(['`', '(', '[', '{']);
-    (key.len() >= 3
-        && key.contains(['_', '-', '.'])
-        && key.starts_with(|c: char| c.is_ascii_alphabetic())
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-    .then_some(key)
+    (setting_name(key) && key.contains(['_', '-', '.'])).then_some(key)
 }
 
 /// Whether a word is a name of code: a letter or `_` first, then letters,
@@ -795,14 +793,7 @@ fn quoted_key(token: &str) -> Option<&str> {
     let body = &body[..body.len() - 1];
     let start = body.rfind(quote)?;
     let key = &body[start + 1..];
-    let opens = body[..start].ends_with('(');
-    (opens
-        && key.len() >= 3
-        && key.starts_with(|c: char| c.is_ascii_alphabetic())
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
-    .then_some(key)
+    (body[..start].ends_with('(') && setting_name(key)).then_some(key)
 }
 
 /// Whether a token is a flag that names the number after it (`-d 10000`,
