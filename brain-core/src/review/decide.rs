@@ -3173,9 +3173,22 @@ mod tests {
         summary: &str,
         paths: &[&str],
     ) -> crate::review::ReviewOutcome {
+        review_captured(
+            stored,
+            (kind, title, summary, paths),
+            "2026-06-01T00:00:00Z",
+        )
+    }
+
+    /// Reviews a candidate `(kind, title, summary, paths)` captured at `at`.
+    fn review_captured(
+        stored: &[Memory],
+        (kind, title, summary, paths): (MemoryType, &str, &str, &[&str]),
+        at: &str,
+    ) -> crate::review::ReviewOutcome {
         let mut m = memory("candidate-ffff", kind, title, summary, paths);
         m.status = Status::Candidate;
-        m.provenance.captured_at = "2026-06-01T00:00:00Z".parse().unwrap();
+        m.provenance.captured_at = at.parse().unwrap();
         Reviewer::new(stored.iter()).review(&m)
     }
 
@@ -5449,6 +5462,13 @@ mod tests {
     #[test]
     fn which_memory_a_change_replaces() {
         use MemoryType::{Convention, Gotcha};
+        let supersedes = |out: &crate::review::ReviewOutcome, id: &str| {
+            assert_eq!(
+                (out.decision, out.targets.as_slice()),
+                (Decision::Supersede, &[MemoryId::new(id).unwrap()][..]),
+                "{out:#?}"
+            );
+        };
         let review = |stored: &[Memory], title: &str, summary: &str, paths: &[&str]| {
             review_new(stored, Gotcha, title, summary, paths)
         };
@@ -5478,14 +5498,7 @@ mod tests {
              redis on 56380 and .env.example uses localhost:56380.",
             &["docker-compose.yml", ".env.example"],
         );
-        assert_eq!(
-            (out.decision, out.targets.as_slice()),
-            (
-                Decision::Supersede,
-                &[MemoryId::new("redis-port-0001").unwrap()][..]
-            ),
-            "{out:#?}"
-        );
+        supersedes(&out, "redis-port-0001");
         // A value named as what was is a change whatever the clock says: a
         // candidate captured before the memory was last touched still knows
         // the memory's value as past.
@@ -5496,24 +5509,17 @@ mod tests {
             "config/database.yml: `pool: 10`, checkout_timeout 5 s.",
             &["config/database.yml"],
         )];
-        let mut older = memory(
-            "candidate-eeee",
-            Convention,
-            "Pool size: 25",
-            "Raised the connection pool to 25 (was 10): the job workers ran out at peak.",
-            &["config/database.yml"],
-        );
-        older.status = Status::Candidate;
-        older.provenance.captured_at = "2025-11-01T00:00:00Z".parse().unwrap();
-        let out = Reviewer::new(stored.iter()).review(&older);
-        assert_eq!(
-            (out.decision, out.targets.as_slice()),
+        let out = review_captured(
+            &stored,
             (
-                Decision::Supersede,
-                &[MemoryId::new("pool-size-0001").unwrap()][..]
+                Convention,
+                "Pool size: 25",
+                "Raised the connection pool to 25 (was 10): the job workers ran out at peak.",
+                &["config/database.yml"],
             ),
-            "{out:#?}"
+            "2025-11-01T00:00:00Z",
         );
+        supersedes(&out, "pool-size-0001");
         // One setting named on both sides, for files the candidate covers
         // with more, is one setting: `line-length = 120` replaces
         // "line-length 110", unworded.
@@ -5542,14 +5548,7 @@ mod tests {
              was reformatted in one commit.",
             &["pyproject.toml", ".git-blame-ignore-revs"],
         );
-        assert_eq!(
-            (out.decision, out.targets.as_slice()),
-            (
-                Decision::Supersede,
-                &[MemoryId::new("black-config-0001").unwrap()][..]
-            ),
-            "{out:#?}"
-        );
+        supersedes(&out, "black-config-0001");
         // A value set by its name, another memory stating the same amount
         // of something else: still a new value of that setting.
         let stored = [
@@ -5575,14 +5574,7 @@ mod tests {
             "REQUEST_TIMEOUT=30 on every web app (was 40): slow requests only tied up threads.",
             &[],
         );
-        assert_eq!(
-            (out.decision, out.targets.as_slice()),
-            (
-                Decision::Supersede,
-                &[MemoryId::new("upstream-timeout-0001").unwrap()][..]
-            ),
-            "{out:#?}"
-        );
+        supersedes(&out, "upstream-timeout-0001");
         // Not said to have changed, it is still never folded in.
         let out = review(
             &stored,
