@@ -740,7 +740,10 @@ fn added<'s>(live: &[&'s Scored]) -> Option<&'s Scored> {
 /// runs moved to a new vendor" changing "Pixel 6" to "Pixel 7") about two
 /// words both values are about or in texts at least [`RESTATED`] alike, or
 /// stated anew for the same paths without the old value of the same thing
-/// (the value as it is now). The strongest match wins, then the closest.
+/// (the value as it is now), or for a setting named alike on both sides of
+/// files the candidate covers. A candidate older by the clock counts when it
+/// names the memory's value as what was. The strongest match wins, then the
+/// closest.
 fn changed_value<'s>(live: &[&'s Scored], features: &Features) -> Option<&'s Scored> {
     let announced = features.announces_replacement();
     let additive_free = features.additive_wording_free();

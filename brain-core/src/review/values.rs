@@ -627,12 +627,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
             // `key=value`: the value of `key`.
             let name = name.trim_start_matches('-');
             if let Some(amount) = assigned(value) {
-                before.extend(
-                    text::code_words(name)
-                        .into_iter()
-                        .filter(|w| !text::is_stopword(w))
-                        .map(|w| (text::root(&w), name.to_owned())),
-                );
+                before.extend(setting_words(name));
                 found = Some((amount, core.trim_start_matches('-').to_owned(), None, true));
             }
         } else if let Some(sym) = core.strip_prefix(':')
@@ -641,12 +636,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         {
             // `delivery_method :postmark`, `queue_adapter = :sidekiq`: a
             // symbol set as a setting's value.
-            before.extend(
-                text::code_words(key)
-                    .into_iter()
-                    .filter(|w| !text::is_stopword(w))
-                    .map(|w| (text::root(&w), key.to_owned())),
-            );
+            before.extend(setting_words(key));
             found = Some((Amount::Name(sym.to_owned()), core.to_owned(), None, true));
         } else if let Some(flag) = core.strip_prefix('-').map(|f| f.trim_start_matches('-'))
             && let Some(split) = flag.find(|c: char| c.is_ascii_digit())
@@ -673,12 +663,7 @@ pub(super) fn values(text: &str) -> Vec<Value> {
                 .flatten()
                 .or_else(|| spaced_key(&raw, i));
             if let Some(key) = quoted {
-                before.extend(
-                    text::code_words(key)
-                        .into_iter()
-                        .filter(|w| !text::is_stopword(w))
-                        .map(|w| (text::root(&w), key.to_owned())),
-                );
+                before.extend(setting_words(key));
                 bare = false;
             }
             let named = quoted.is_some() || (i > 0 && flag_named(raw[i - 1]));
@@ -753,6 +738,15 @@ fn symbol_key<'t>(raw: &[&'t str], i: usize) -> Option<&'t str> {
     let key = clean(raw[at]);
     let key = key.strip_suffix(':').unwrap_or(key);
     (setting_name(key) && key.contains(['_', '.'])).then_some(key)
+}
+
+/// The words of a setting's name as topic words, each with the name as
+/// written: what a value set by that name is about.
+fn setting_words(name: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    text::code_words(name)
+        .into_iter()
+        .filter(|w| !text::is_stopword(w))
+        .map(move |w| (text::root(&w), name.to_owned()))
 }
 
 /// Whether a word can name a setting: a letter first, then letters,
