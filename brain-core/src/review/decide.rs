@@ -264,6 +264,11 @@ impl Features {
         self.values.states(value, about)
     }
 
+    /// The whole text (title, summary, detail), lowercase, computed once.
+    pub(super) fn lower(&self) -> &str {
+        self.values.lower()
+    }
+
     /// Whether the text names this value as a past one ("(was 2000)", "from
     /// 10 s"): it knows that value as what was.
     pub(super) fn names_as_past(&self, value: &values::Value) -> bool {
@@ -1241,8 +1246,8 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
     if own.is_empty() || target.scope.paths.is_empty() {
         return None;
     }
-    let lower = features.text.to_lowercase();
-    if let Some(old) = said_to_hold_only_else(own, &target.scope.paths, &lower) {
+    let lower = features.lower();
+    if let Some(old) = said_to_hold_only_else(own, &target.scope.paths, lower) {
         return Some(old);
     }
     // A module that became a package: `config/settings/base.py` for
@@ -1274,7 +1279,7 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
         !t.contains(['*', '?', '[', '{'])
             && file_name(t).is_some()
             && !own.contains(*t)
-            && names_only_elsewhere(&lower, &t.to_lowercase())
+            && names_only_elsewhere(lower, &t.to_lowercase())
     }) {
         return Some(old.clone());
     }
@@ -1289,7 +1294,7 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
             && !lower.contains(&t.to_lowercase())
             && file_name(t).is_some_and(|name| {
                 let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-                stem.contains(['_', '-', '.']) && names_only_elsewhere(&lower, &name.to_lowercase())
+                stem.contains(['_', '-', '.']) && names_only_elsewhere(lower, &name.to_lowercase())
             })
     }) {
         return Some(old.clone());
@@ -1338,11 +1343,11 @@ fn moved_away(candidate: &Memory, features: &Features, target: &Memory) -> Optio
         .scope
         .paths
         .iter()
-        .find(|t| file_name(t).is_some() && !own.contains(*t) && refuses_path(&lower, t))
+        .find(|t| file_name(t).is_some() && !own.contains(*t) && refuses_path(lower, t))
     {
         return Some(old.clone());
     }
-    left_directory(own, &target.scope.paths, &lower)
+    left_directory(own, &target.scope.paths, lower)
 }
 
 /// A directory of the target's paths (`hosts/`, `ops/runbooks`, the `R/`
@@ -1641,8 +1646,8 @@ fn change_or_distinct(
 /// tests"). "An old X" is an X that is old ("a DAG with an old
 /// `start_date`"), not the one before.
 fn calls_old(candidate: &Features, target: &Features) -> Option<String> {
-    let lower = candidate.text.to_lowercase();
-    let target_text = target.text.to_lowercase();
+    let lower = candidate.lower();
+    let target_text = target.lower();
     let words: Vec<&str> = lower.split_whitespace().collect();
     (0..words.len().saturating_sub(1)).find_map(|i| {
         let article = i.checked_sub(1).map(|j| words[j]);
@@ -1802,7 +1807,7 @@ fn names_apart(
 fn setting_unnamed(candidate: &Memory, features: &Features, subject: &str) -> Option<Distinct> {
     let lower = subject.to_lowercase();
     let setting = lower.rsplit(['.', ':', '/']).next().unwrap_or_default();
-    if !setting.trim_matches('_').contains('_') || features.text.to_lowercase().contains(setting) {
+    if !setting.trim_matches('_').contains('_') || features.lower().contains(setting) {
         return None;
     }
     let own = candidate
@@ -2227,7 +2232,7 @@ fn place_swap(
             .iter()
             .any(|p| p.split('/').any(|seg| seg.eq_ignore_ascii_case(word)))
     };
-    let names = |f: &Features, word: &str| f.text.to_lowercase().contains(word);
+    let names = |f: &Features, word: &str| f.lower().contains(word);
     // Two files of two languages (`flags.ts`, `Flags.kt`) are two
     // platforms' rules, not one that moved.
     let extension = |w: &str| w.rsplit_once('.').map(|(_, e)| e.to_owned());
@@ -2650,8 +2655,8 @@ fn replacement_of(
             })
         };
         // "… turned off" where the memory says it is disabled: its rule.
-        let off_already = matches!(r.phrase, "turned off" | "switched off")
-            && target.text.to_lowercase().contains("disabl");
+        let off_already =
+            matches!(r.phrase, "turned off" | "switched off") && target.lower().contains("disabl");
         if said_by(own, r) || target.turns_down(r) || off_already {
             continue;
         }

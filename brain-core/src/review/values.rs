@@ -182,6 +182,11 @@ pub(super) struct Values {
 }
 
 impl Values {
+    /// The whole text (title, summary, detail), lowercase.
+    pub(super) fn lower(&self) -> &str {
+        &self.lower
+    }
+
     /// Whether the text states this amount over at least `about` of the
     /// words saying what the value is about (0: anywhere).
     pub(super) fn states(&self, value: &Value, about: usize) -> bool {
