@@ -176,11 +176,15 @@ fn gen_brain() -> Result<PathBuf, String> {
 // ---------------------------------------------------------------------------
 // Running the binary.
 
-/// `brain -C <root> …` with a pinned clock and actor, no external extractor,
-/// stdin from `/dev/null`.
+/// `brain -C <root> …`, run from `<root>` as an agent's adapter runs it, with
+/// a pinned clock and actor, no external extractor, stdin from `/dev/null`.
+/// Running from the root keeps `--path` meaning the same to every build
+/// compared: builds before `-C` read relative paths from the root took a
+/// path given from elsewhere as outside the repository and dropped it.
 fn brain(binary: &Path, root: &Path) -> Command {
     let mut cmd = Command::new(binary);
-    cmd.arg("-C")
+    cmd.current_dir(root)
+        .arg("-C")
         .arg(root)
         .env("BRAIN_NOW", NOW)
         .env("BRAIN_ACTOR", ACTOR)
@@ -557,6 +561,7 @@ fn peak_rss_kib(binary: &Path, store: &Path, args: &[&str]) -> Option<u64> {
     let out = Command::new(time)
         .args(["-f", "%M"])
         .arg(binary)
+        .current_dir(store)
         .arg("-C")
         .arg(store)
         .args(args)
