@@ -3500,6 +3500,44 @@ mod tests {
         m
     }
 
+    /// A value changed in two titles of one frame is a change of that
+    /// memory, not a repeat of the value another memory holds of another
+    /// thing: "account-query DB2 pool 8" is no source of "recon-service DB2
+    /// pool is 8".
+    #[test]
+    fn a_value_of_another_thing_elsewhere_leaves_a_title_change() {
+        use MemoryType::Convention;
+        let stored = [
+            memory(
+                "recon-pool-0001",
+                Convention,
+                "recon-service DB2 pool 4",
+                "recon-service's read-only DB2 datasource uses maximum-pool-size 4.",
+                &["services/recon-service/src/main/resources/application.yml"],
+            ),
+            memory(
+                "account-pool-0002",
+                Convention,
+                "account-query DB2 pool 8",
+                "Read-only user LDGRO, 4 pods.",
+                &[],
+            ),
+        ];
+        let out = review_new(
+            &stored,
+            Convention,
+            "recon-service DB2 pool is 8",
+            "maximum-pool-size for the DB2 datasource went to 8 for the partitioned month-end step.",
+            &["services/recon-service/src/main/resources/application.yml"],
+        );
+        assert_eq!(
+            verdict_of(&out),
+            (Decision::Supersede, Some("recon-pool-0001")),
+            "{}",
+            out.reason
+        );
+    }
+
     fn store() -> Vec<Memory> {
         use MemoryType::{Convention, Decision, Gotcha};
         vec![

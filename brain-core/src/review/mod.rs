@@ -397,8 +397,14 @@ impl<'a> Reviewer<'a> {
                 // deployment target "raised to iOS 16". So must a value set
                 // by its name (`RACK_TIMEOUT_SERVICE_TIMEOUT=15`): a 15 s
                 // `statement_timeout` elsewhere is not that setting's.
+                // Changed in two titles of one frame ("recon-service DB2
+                // pool 4" / "… pool is 8"), it must be said of all the words
+                // the new value is about: "account-query DB2 pool 8" is
+                // another service's pool.
                 if s.changed.as_ref().is_some_and(|ch| {
-                    let about = if ch.worded || ch.new_in_title || ch.new_value.named {
+                    let about = if ch.in_titles && ch.strength.0 == 3 {
+                        ch.new_value.key.len().max(2)
+                    } else if ch.worded || ch.new_in_title || ch.new_value.named {
                         2
                     } else {
                         0

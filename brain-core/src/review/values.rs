@@ -629,11 +629,17 @@ pub(super) fn values(text: &str) -> Vec<Value> {
             before.push((text::root(name), name.to_owned()));
             found = Some((Amount::Tag(date.to_owned()), core.to_owned(), None, true));
         } else if let Some((name, value)) = core.rsplit_once('=') {
-            // `key=value`: the value of `key`.
-            let name = name.trim_start_matches('-');
+            // `key=value`: the value of `key`; of a query string's last
+            // parameter (`?pgbouncer=true&connection_limit=5`), that
+            // parameter's.
+            let name = name
+                .rsplit(['&', '?', ';', ','])
+                .next()
+                .unwrap_or(name)
+                .trim_start_matches('-');
             if let Some(amount) = assigned(value) {
                 before.extend(setting_words(name));
-                found = Some((amount, core.trim_start_matches('-').to_owned(), None, true));
+                found = Some((amount, format!("{name}={value}"), None, true));
             }
         } else if let Some(sym) = core.strip_prefix(':')
             && let Some(key) = symbol_key(&raw, i)
@@ -1166,7 +1172,8 @@ fn with_next_words(
             1,
         ),
         [Some(n1), _, _]
-            if n1.chars().all(char::is_alphabetic)
+            if !n1.is_empty()
+                && n1.chars().all(char::is_alphabetic)
                 && !text::is_stopword(&text::stem(n1))
                 && !FILLER.contains(&n1.to_lowercase().as_str()) =>
         {
@@ -1554,6 +1561,11 @@ mod tests {
             named("deploy.php: `set('keep_releases', 3)`."),
             one("3", "keep_releases")
         );
+        // A query string's parameter is named by itself alone.
+        assert_eq!(
+            named("DATABASE_URL is `...:6432/app?pgbouncer=true&connection_limit=10` now"),
+            one("connection_limit=10", "connection_limit")
+        );
         // A symbol after a word of prose, and a number after a plain `=`,
         // name no setting.
         assert!(named("We render with :erb templates.").is_empty());
@@ -1678,6 +1690,14 @@ mod tests {
             // product alone ("MySQL 8 and OpenSearch containers" says
             // nothing of the suite that runs them).
             ("We pin Node 22", &[("22", &["nod"])]),
+            // An arrow after a number counts nothing.
+            (
+                "oru-inbound maxDeliveryCount 5 -> 3",
+                &[
+                    ("5", &["count", "delivery", "inbound"]),
+                    ("3", &["count", "delivery", "inbound"]),
+                ],
+            ),
             (
                 "The suite runs against MySQL 8 and OpenSearch.",
                 &[("8", &["my", "sql"])],
