@@ -2636,6 +2636,7 @@ fn replacement_of(
     let mut retired_title = BTreeSet::new();
     let mut retires_title_word = false;
     let target_terms = named_terms(target);
+    let code_names = code_names(target);
     let target_words = words_named(target_tokens, target);
     let title_words = &target.title_tokens;
     let unrepeated: BTreeSet<&String> = title_words.difference(&candidate.title_tokens).collect();
@@ -2643,6 +2644,10 @@ fn replacement_of(
     let mut found: Vec<&str> = Vec::new();
     let mut restates_title = false;
     for r in replacements {
+        // What it names is the memory's when most of its words are, or when
+        // it is one of the memory's code names, with at most one word more
+        // ("`ProcessedWebhook` table is gone" against a memory about
+        // `ProcessedWebhook`; not "policy/v1beta1 PodDisruptionBudgets").
         let about_target = if r.refers_back() {
             combined >= RELATED
         } else {
@@ -2651,7 +2656,7 @@ fn replacement_of(
                     .iter()
                     .filter(|w| target_words.contains(w.as_str()))
                     .count();
-                2 * shared > o.len()
+                2 * shared > o.len() || (o.len() <= 2 && code_names.iter().any(|n| o.contains(n)))
             })
         };
         // "… turned off" where the memory says it is disabled: its rule.
@@ -2714,6 +2719,24 @@ fn replacement_of(
         retired_title,
         retires_title_word,
     }
+}
+
+/// The memory's names of code written as one word, inner capital or `_`
+/// and all (`ProcessedWebhook`, `webhook_id`), as [`text::words`] writes
+/// them.
+fn code_names(target: &Features) -> Vec<String> {
+    target
+        .terms
+        .iter()
+        .filter_map(|t| {
+            let name = t.text.trim_matches('`');
+            let code = name.len() >= 5
+                && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && name.chars().skip(1).any(|c| c.is_uppercase() || c == '_');
+            let words = text::words(name);
+            (code && words.len() == 1).then(|| words.into_iter().next())?
+        })
+        .collect()
 }
 
 /// The words of each identifier, code span and path of a memory, and of
@@ -4628,6 +4651,25 @@ mod tests {
             "Deploy from GitHub Actions on merge to main",
             "We no longer deploy with Capistrano from the bastion host; \
              the deploy workflow ships every merge to main.",
+        );
+        assert_eq!(
+            (relation, decision),
+            (Relation::FullReplacement, Decision::Supersede)
+        );
+        // What went is one of the target's names of code, with the kind of
+        // thing it is: about the target.
+        let (relation, decision) = review(
+            memory(
+                "webhook-dedupe-0001",
+                D,
+                "Dedupe webhooks on X-Shopify-Webhook-Id",
+                "The processor inserts the webhook id into `ProcessedWebhook` (unique on webhookId) first; \
+                 a unique violation means it was handled.",
+                &[],
+            ),
+            "Webhook dedupe in Redis (SET NX)",
+            "ProcessedWebhook table is gone: it had grown to 300M rows. The processor \
+             does `SET wh:{id} 1 NX EX 259200` on the queue Redis.",
         );
         assert_eq!(
             (relation, decision),

@@ -586,17 +586,22 @@ fn told_under_condition(phrase: &str, raw: &[String], start: usize, conditional:
 }
 
 /// For each word of `written` (split as `replacements` splits it), whether
-/// it is part of words joined by hyphens (`search-replace`).
+/// it is part of a name joined by hyphens, underscores or slashes
+/// (`search-replace`, `drop_processed_webhook`, `app/uninstalled`).
 fn in_compound(written: &str) -> Vec<bool> {
     written
         .split_whitespace()
         .flat_map(|token| {
-            let joined = token
+            let parts: Vec<&str> = token
                 .trim_matches(|c: char| !c.is_alphanumeric())
-                .split('-')
+                .split(['-', '_', '/'])
                 .filter(|part| !part.is_empty())
-                .count()
-                > 1;
+                .collect();
+            // "removed/renamed" is two words of a change, not a name.
+            let joined = parts.len() > 1
+                && !parts
+                    .iter()
+                    .all(|p| REPLACEMENT_WORDING.contains(&p.to_lowercase().as_str()));
             token
                 .split(|c: char| !c.is_alphanumeric())
                 .filter(|w| !w.is_empty())
@@ -1006,6 +1011,19 @@ mod tests {
             (
                 "Use date-fns instead of Moment.js; it is smaller.",
                 &[("instead of", &[&["moment", "js"]])],
+            ),
+            // A word of a path or a snake_case name is part of that name.
+            (
+                "On app/uninstalled the worker clears sessions; see drop_processed_webhook.",
+                &[],
+            ),
+            // Two words of a change joined by a slash are still wording.
+            (
+                "The v1 endpoints were deprecated/removed in March.",
+                &[
+                    ("deprecated", &[&["endpoint", "v1"]]),
+                    ("removed", &[&["deprecat", "endpoint", "v1"]]),
+                ],
             ),
             // A word of a name joined by hyphens is part of the name.
             (

@@ -308,16 +308,7 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
     // What both values are about, in words that can tell things apart; the
     // same explicit name (`traces_sample_rate=`, `-Xmx`) counts twice.
     let about = |q: &Value, p: &Value| {
-        // Two settings named apart (`pool_size`, `statement_cache_size`,
-        // `timeoutSeconds`, `failureThreshold`) are two things, whatever
-        // words their names share.
-        let setting = |v: &Value| {
-            let camel = v.subject.starts_with(|c: char| c.is_ascii_lowercase())
-                && v.subject.chars().any(|c| c.is_ascii_uppercase())
-                && v.subject.chars().all(char::is_alphanumeric);
-            v.subject.contains('_') || camel
-        };
-        if setting(q) && setting(p) && !q.subject.eq_ignore_ascii_case(&p.subject) {
+        if settings_apart(q, p) {
             return 0;
         }
         let shared = q
@@ -398,12 +389,26 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
 fn already_stated(target: &Values, q: &Value) -> bool {
     target.all.iter().any(|p| {
         p.same(q)
+            && !settings_apart(q, p)
             && (!matches!(q.amount, Amount::Bool(_))
                 || p.key.contains("default") == q.key.contains("default"))
             && (!q.named
                 || (p.named && p.subject.eq_ignore_ascii_case(&q.subject))
                 || p.key.intersection(&q.key).count() >= 2)
     })
+}
+
+/// Whether two values are of two settings named apart (`pool_size`,
+/// `statement_cache_size`; `minReplicas`, `maxReplicas`): two things,
+/// whatever words their names share.
+fn settings_apart(q: &Value, p: &Value) -> bool {
+    let setting = |v: &Value| {
+        let camel = v.subject.starts_with(|c: char| c.is_ascii_lowercase())
+            && v.subject.chars().any(|c| c.is_ascii_uppercase())
+            && v.subject.chars().all(char::is_alphanumeric);
+        v.subject.contains('_') || camel
+    };
+    setting(q) && setting(p) && !q.subject.eq_ignore_ascii_case(&p.subject)
 }
 
 /// Whether two titles name two numbered instances of one kind of thing
@@ -1782,6 +1787,19 @@ mod tests {
             Values::of(title, body, text::roots(&format!("{title}\n{body}")))
         };
         let cases = [
+            // Another setting's equal value is no statement of this one's:
+            // `minReplicas 6` is new against `maxReplicas 6`.
+            (
+                v(
+                    "ledger-api HPA: min 6, max 12",
+                    "After the payday load tests we raised the HPA to minReplicas 6 / maxReplicas 12.",
+                ),
+                v(
+                    "ledger-api HPA 3-6 pods",
+                    "hpa.yaml: minReplicas 3 (one per zone), maxReplicas 6, target CPU 70%.",
+                ),
+                Some("3 → 6"),
+            ),
             // A value the title names as dropped is not kept beside the new.
             (
                 v(
