@@ -2721,22 +2721,29 @@ fn replacement_of(
     }
 }
 
-/// The memory's names of code written as one word, inner capital or `_`
-/// and all (`ProcessedWebhook`, `webhook_id`), as [`text::words`] writes
-/// them.
+/// The memory's names of code written as one word: with an inner capital
+/// or `_` (`ProcessedWebhook`, `webhook_id`), or in backticks (`` `billing`
+/// ``), as [`text::words`] writes them.
 fn code_names(target: &Features) -> Vec<String> {
-    target
-        .terms
-        .iter()
-        .filter_map(|t| {
-            let name = t.text.trim_matches('`');
-            let code = name.len() >= 5
-                && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-                && name.chars().skip(1).any(|c| c.is_uppercase() || c == '_');
-            let words = text::words(name);
-            (code && words.len() == 1).then(|| words.into_iter().next())?
-        })
-        .collect()
+    let one_word = |name: &str| {
+        let words = text::words(name);
+        (name.len() >= 5
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && words.len() == 1)
+            .then(|| words.into_iter().next())
+            .flatten()
+    };
+    let marked = target.terms.iter().filter_map(|t| {
+        let name = t.text.as_str();
+        one_word(name).filter(|_| name.chars().skip(1).any(|c| c.is_uppercase() || c == '_'))
+    });
+    let quoted = target
+        .text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|span| one_word(span.trim()));
+    marked.chain(quoted).collect()
 }
 
 /// The words of each identifier, code span and path of a memory, and of
@@ -4670,6 +4677,23 @@ mod tests {
             "Webhook dedupe in Redis (SET NX)",
             "ProcessedWebhook table is gone: it had grown to 300M rows. The processor \
              does `SET wh:{id} 1 NX EX 259200` on the queue Redis.",
+        );
+        assert_eq!(
+            (relation, decision),
+            (Relation::FullReplacement, Decision::Supersede)
+        );
+        // So is one it writes in backticks.
+        let (relation, decision) = review(
+            memory(
+                "plans-0001",
+                D,
+                "Plans: Starter $9.99 / Growth $29.99",
+                "The `billing` config in shopify.server.ts sets both plans, each with a 14-day trial.",
+                &[],
+            ),
+            "Billing via Shopify managed pricing",
+            "Plans are now set up in the Partner Dashboard, same prices and trial. \
+             The `billing` block is gone from shopify.server.ts.",
         );
         assert_eq!(
             (relation, decision),
