@@ -4,10 +4,11 @@
 //! defaults to false" against "… defaults to true".
 //!
 //! A value is a number with its dimension (a duration, a size, a ratio, a
-//! rate, a count, a time of day), a version with three or more parts, or a
-//! boolean in an assignment or a default ("`drop_last=True`", "defaults to
-//! false"), with the words it is about: up to three topic words before it in
-//! its clause and the noun that counts it ("25 *replicas*").
+//! rate, a count, a time of day), a cron schedule, a version with three or
+//! more parts, or a boolean in an assignment or a default
+//! ("`drop_last=True`", "defaults to false"), with the words it is about: up
+//! to three topic words before it in its clause and the noun that counts it
+//! ("25 *replicas*").
 //!
 //! A label before a colon says what its value is about ("`audit_events`
 //! retention: 7 years"); durations run from milliseconds to years.
@@ -48,6 +49,9 @@ pub(super) enum Amount {
     /// The tag of a container image (`python:3.12-slim`, `node:20-alpine`):
     /// what an image reference pins, like a version.
     Tag(String),
+    /// A cron schedule (`0 3 * * *`, `*/15 * * * 1-5`): when something
+    /// runs, compared like a time of day.
+    Schedule(String),
 }
 
 impl Amount {
@@ -61,7 +65,8 @@ impl Amount {
             (Amount::Version(_), Amount::Version(_))
             | (Amount::Bool(_), Amount::Bool(_))
             | (Amount::Name(_), Amount::Name(_))
-            | (Amount::Tag(_), Amount::Tag(_)) => true,
+            | (Amount::Tag(_), Amount::Tag(_))
+            | (Amount::Schedule(_), Amount::Schedule(_)) => true,
             (Amount::Version(_), Amount::Number { dim, .. })
             | (Amount::Number { dim, .. }, Amount::Version(_)) => dim.is_empty(),
             _ => false,
@@ -90,9 +95,9 @@ impl Amount {
             }
             (Amount::Version(a), Amount::Version(b)) => a == b,
             (Amount::Bool(a), Amount::Bool(b)) => a == b,
-            (Amount::Name(a), Amount::Name(b)) | (Amount::Tag(a), Amount::Tag(b)) => {
-                a.eq_ignore_ascii_case(b)
-            }
+            (Amount::Name(a), Amount::Name(b))
+            | (Amount::Tag(a), Amount::Tag(b))
+            | (Amount::Schedule(a), Amount::Schedule(b)) => a.eq_ignore_ascii_case(b),
             _ => false,
         }
     }
@@ -348,15 +353,18 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
             }
         }
     }
-    // Two times of day under titles about the same thing, two title words
-    // or one and wording of a change ("Full reindex runs nightly at 02:00" /
-    // "Full reindex only on Sundays" with "now runs Sundays 03:00"): when
-    // something runs, whatever words lead to it.
+    // Two times of day or cron schedules under titles about the same thing,
+    // two title words or one and wording of a change ("Full reindex runs
+    // nightly at 02:00" / "Full reindex only on Sundays" with "now runs
+    // Sundays 03:00"): when something runs, whatever words lead to it.
     let clocks = |q: &Value, p: &Value| {
         (shared >= 2 || (shared == 1 && candidate.change_worded))
-            && [q, p]
-                .iter()
-                .all(|v| matches!(v.amount, Amount::Number { dim: "clock", .. }))
+            && [q, p].iter().all(|v| {
+                matches!(
+                    v.amount,
+                    Amount::Number { dim: "clock", .. } | Amount::Schedule(_)
+                )
+            })
     };
     // A value set by its name is compared with the target's value of that
     // name when it has one (`WEB_CONCURRENCY=2`, not "3x" web dynos).
@@ -622,7 +630,11 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         // A number with no unit and nothing counted after it.
         let mut bare = false;
         let mut found: Option<(Amount, String, Option<String>, bool)> = None;
-        if let Some((image, tag)) = image_reference(core).or_else(|| versioned_name(core)) {
+        if let Some(schedule) = cron_at(&raw, i) {
+            // `0 3 * * *`: five fields, one value.
+            used = 4;
+            found = Some((Amount::Schedule(schedule.clone()), schedule, None, false));
+        } else if let Some((image, tag)) = image_reference(core).or_else(|| versioned_name(core)) {
             // `node:20-alpine`: the tag of the image named.
             before.push((text::root(image), image.to_owned()));
             found = Some((Amount::Tag(tag.to_owned()), core.to_owned(), None, true));
@@ -739,6 +751,25 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         i += 1;
     }
     out
+}
+
+/// The cron schedule of five fields starting at `raw[i]` (`` `30 5 * * *` ``,
+/// `*/15 * * * 1-5`), as written without quotes: each field digits, `*`,
+/// `/`, `,` and `-`, and at least one `*` among them.
+fn cron_at(raw: &[&str], i: usize) -> Option<String> {
+    let fields = raw.get(i..i + 5)?;
+    let quotes = ['`', '"', '\''];
+    let mut parts: Vec<&str> = fields.to_vec();
+    parts[0] = parts[0].trim_start_matches(quotes);
+    parts[4] = parts[4].trim_end_matches([',', ';', '.', ')', ':']);
+    parts[4] = parts[4].trim_end_matches(quotes);
+    let field = |f: &str| {
+        !f.is_empty()
+            && f.chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '*' | '/' | ',' | '-'))
+    };
+    (parts.iter().all(|f| field(f)) && parts.iter().any(|f| f.contains('*')))
+        .then(|| parts.join(" "))
 }
 
 /// The setting a Ruby symbol at `raw[i]` is the value of: the code name
@@ -1212,6 +1243,7 @@ pub(super) fn frame_tokens(title: &str) -> Vec<String> {
                 Amount::Version(_) => "",
                 Amount::Bool(_) => "bool",
                 Amount::Name(_) | Amount::Tag(_) => "name",
+                Amount::Schedule(_) => "schedule",
             };
             if unitless {
                 if let Some((_, d)) = word(1).and_then(unit) {
@@ -1695,6 +1727,11 @@ mod tests {
             // product alone ("MySQL 8 and OpenSearch containers" says
             // nothing of the suite that runs them).
             ("We pin Node 22", &[("22", &["nod"])]),
+            // A cron schedule is one value, not five numbers.
+            (
+                "The sweep runs on `*/15 * * * 1-5`, weekdays only.",
+                &[("*/15 * * * 1-5", &["run", "sweep"])],
+            ),
             // An arrow after a number counts nothing.
             (
                 "oru-inbound maxDeliveryCount 5 -> 3",
@@ -1787,6 +1824,19 @@ mod tests {
             Values::of(title, body, text::roots(&format!("{title}\n{body}")))
         };
         let cases = [
+            // A cron schedule is one value, compared like a time of day
+            // under titles about the same job.
+            (
+                v(
+                    "nightly-resync schedule",
+                    "moved the nightly-resync scheduler to `30 5 * * *` UTC; at 03:00 it overlapped the rollup.",
+                ),
+                v(
+                    "Nightly full resync at 03:00 UTC",
+                    "Job scheduler `nightly-resync`, pattern `0 3 * * *` (UTC), fans out one job per shop.",
+                ),
+                Some("0 3 * * * → 30 5 * * *"),
+            ),
             // Another setting's equal value is no statement of this one's:
             // `minReplicas 6` is new against `maxReplicas 6`.
             (
