@@ -923,9 +923,23 @@ fn iso_date(word: &str) -> bool {
         })
 }
 
-/// A date that names a version: right after "version", or after "version
-/// at", "is", "to" ("API version at 2023-10-16", "upgraded to API version
-/// 2024-06-20"), as dated APIs are versioned.
+/// Whether a word is a year and a month (`2024-10`): how some dated APIs
+/// name their versions.
+fn year_month(word: &str) -> bool {
+    word.split_once('-').is_some_and(|(year, month)| {
+        year.len() == 4
+            && (year.starts_with("19") || year.starts_with("20"))
+            && year.chars().all(|c| c.is_ascii_digit())
+            && month.len() == 2
+            && month.parse::<u8>().is_ok_and(|m| (1..=12).contains(&m))
+    })
+}
+
+/// A date, or a year and month, that names a version: right after
+/// "version" (or a setting named so, `api_version`), or after "version at",
+/// "is", "to" or an `=` ("API version at 2023-10-16", "upgraded to API
+/// version 2024-06-20", `api_version = "2024-10"`), as dated APIs are
+/// versioned.
 fn dated_version(raw: &[&str], i: usize, core: &str) -> bool {
     let word = |k: usize| {
         i.checked_sub(k).and_then(|j| raw.get(j)).map(|w| {
@@ -933,10 +947,11 @@ fn dated_version(raw: &[&str], i: usize, core: &str) -> bool {
                 .to_lowercase()
         })
     };
-    iso_date(core)
-        && (word(1).is_some_and(|w| w == "version")
-            || (word(1).is_some_and(|w| ["at", "is", "to", "of"].contains(&w.as_str()))
-                && word(2).is_some_and(|w| w == "version")))
+    let version = |w: String| w.ends_with("version");
+    (iso_date(core) || year_month(core))
+        && (word(1).is_some_and(version)
+            || (word(1).is_some_and(|w| ["at", "is", "to", "of", ""].contains(&w.as_str()))
+                && word(2).is_some_and(version)))
 }
 
 /// A name pinned by a date glued to it (`nightly-2024-11-01`,
@@ -1824,6 +1839,19 @@ mod tests {
             Values::of(title, body, text::roots(&format!("{title}\n{body}")))
         };
         let cases = [
+            // A year and a month after "version", or a setting named so, is
+            // a dated API's version.
+            (
+                v(
+                    "Admin API version",
+                    "We're on 2025-01: webhooks api_version \"2025-01\" in shopify.app.toml.",
+                ),
+                v(
+                    "Admin API version is 2024-10",
+                    "`[webhooks] api_version = \"2024-10\"` in shopify.app.toml has to match.",
+                ),
+                Some("2024-10 → 2025-01"),
+            ),
             // A cron schedule is one value, compared like a time of day
             // under titles about the same job.
             (
