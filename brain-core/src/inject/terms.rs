@@ -605,6 +605,12 @@ fn camel_parts(run: &str) -> Vec<&str> {
 /// Calls `f` with each retrieval term of `text`: stemmed words, and for
 /// identifiers their parts and joined form (see the module documentation).
 pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
+    for_each_term_with(text, |t, _| f(t));
+}
+
+/// [`for_each_term`], with each part of a camelCase word given with the
+/// word's joined form (`jet` and `brain` of `jetbrain`).
+fn for_each_term_with(text: &str, mut f: impl FnMut(&str, Option<&str>)) {
     for chunk in text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')) {
         let words: Vec<&str> = chunk.split(['_', '-']).filter(|w| !w.is_empty()).collect();
         if words.is_empty() {
@@ -617,18 +623,18 @@ pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
             let lower = word.to_lowercase();
             if parts.len() > 1 {
                 let whole = stem(&lower);
-                f(&whole);
+                f(&whole, None);
                 for p in &parts {
-                    emit_word(p, &mut f);
+                    emit_word(p, &mut |t| f(t, Some(&whole)));
                 }
             } else {
-                emit_word(word, &mut f);
+                emit_word(word, &mut |t| f(t, None));
             }
             joined.push_str(&lower);
             pieces += parts.len();
         }
         if words.len() > 1 && pieces > 1 && joined.chars().count() >= 4 {
-            f(&stem(&joined));
+            f(&stem(&joined), None);
         }
     }
 }
@@ -991,6 +997,10 @@ fn is_request_word(lower: &str) -> bool {
 /// paths are not task words; [`QueryText::add_path`] adds them, supporting.
 pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
     let mut counts: Vec<(String, f64)> = Vec::new();
+    // Terms that are parts of a camelCase word, with the word; and terms the
+    // task says otherwise.
+    let mut parts: Vec<(String, String)> = Vec::new();
+    let mut said: Vec<String> = Vec::new();
     let add = |term: &str, weight: f64, counts: &mut Vec<(String, f64)>| {
         if let Some(c) = counts.iter_mut().find(|(t, _)| t == term) {
             // Repeats make a word more central, with diminishing returns.
@@ -1051,12 +1061,38 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
                 || chunk.chars().any(|c| c.is_ascii_digit())
                     && chunk.chars().any(char::is_alphabetic);
             let weight = if log && !identifier { LOG_WEIGHT } else { 1.0 };
-            for_each_term(chunk, |t| add(t, weight, &mut counts));
+            for_each_term_with(chunk, |t, whole| {
+                add(t, weight, &mut counts);
+                match whole {
+                    Some(w) => parts.push((t.to_owned(), w.to_owned())),
+                    None => said.push(t.to_owned()),
+                }
+            });
         }
     }
+    // A part of a camelCase word the store knows whole (`JetBrains`,
+    // `GitHub`) says that word again, not another: it may stand in for the
+    // word where a memory has only the part, never count beside it.
+    let part_of = |term: &str| -> Option<&String> {
+        (!said.iter().any(|t| t == term))
+            .then(|| parts.iter().find(|(p, _)| p == term).map(|(_, w)| w))
+            .flatten()
+            .filter(|w| vocabulary(w) && counts.iter().any(|(t, _)| t == *w))
+    };
     let mut groups: Vec<Group> = concept_groups(&all_prose, &counts);
-    for (term, weight) in counts {
-        groups.extend(word_groups(&term, weight, vocabulary));
+    for (term, weight) in &counts {
+        if part_of(term).is_some() {
+            continue;
+        }
+        groups.extend(word_groups(term, *weight, vocabulary));
+        for (part, _) in counts.iter().filter(|(t, _)| part_of(t) == Some(term)) {
+            groups.push(Group {
+                label: format!("{term}~{part}"),
+                terms: vec![(part.clone(), weight * 0.8)],
+                kind: GroupKind::Any,
+                trigger: true,
+            });
+        }
     }
     QueryText {
         groups,
@@ -1858,6 +1894,53 @@ mod tests {
             .unwrap();
         assert_eq!(phrase.kind, GroupKind::All);
         assert!(phrase.is_alternative() && !phrase.is_concept() && !ci.is_alternative());
+    }
+
+    /// The parts of a camelCase word the store knows whole follow the word
+    /// as alternatives; of one it does not know, and of a part the task
+    /// also says on its own, they are words of their own.
+    #[test]
+    fn camel_case_parts_stand_in_for_a_known_word() {
+        let labels = |task: &str, known: &dyn Fn(&str) -> bool| -> Vec<(String, bool)> {
+            analyze(task, known)
+                .groups
+                .iter()
+                .map(|g| (g.label.clone(), g.is_alternative()))
+                .collect()
+        };
+        let owned = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+            v.iter().map(|(l, a)| ((*l).to_owned(), *a)).collect()
+        };
+        let known = |t: &str| matches!(t, "jetbrain" | "jet" | "brain" | "badg");
+        assert_eq!(
+            labels("Update the JetBrains badge", &known),
+            owned(&[
+                ("jetbrain", false),
+                ("jetbrain~jet", true),
+                ("jetbrain~brain", true),
+                ("badg", false),
+            ])
+        );
+        let unknown = |t: &str| matches!(t, "jet" | "brain" | "badg");
+        assert_eq!(
+            labels("Update the JetBrains badge", &unknown),
+            owned(&[
+                ("jetbrain", false),
+                ("jet+brain", false),
+                ("jet", false),
+                ("brain", false),
+                ("badg", false),
+            ])
+        );
+        assert_eq!(
+            labels("JetBrains brain badge", &known),
+            owned(&[
+                ("jetbrain", false),
+                ("jetbrain~jet", true),
+                ("brain", false),
+                ("badg", false),
+            ])
+        );
     }
 
     #[test]
