@@ -12,8 +12,9 @@
 //!   prompt is not penalised for its length. The task is analysed into
 //!   evidence groups ([`super::terms::analyze`]): each word with its
 //!   synonyms, the parts of a word the store only knows split (the parts
-//!   of a camelCase word it knows whole, `JetBrains`, only stand in for the
-//!   word), and the words of the paths it names or is given. Each group counts once per
+//!   of a capitalised camelCase word it knows whole, `JetBrains`, only
+//!   stand in for the word), and the words of the paths it names or is
+//!   given. Each group counts once per
 //!   memory, as
 //!   `weight × idf(term) / idf(a term only one memory has) × saturation(tf)`,
 //!   where `saturation` is BM25F's term-frequency curve (k1 = 1.2,

@@ -608,8 +608,8 @@ pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
     for_each_term_with(text, |t, _| f(t));
 }
 
-/// [`for_each_term`], with each part of a camelCase word given with the
-/// word's joined form (`jet` and `brain` of `jetbrain`).
+/// [`for_each_term`], with each part of a capitalised camelCase word given
+/// with the word's joined form (`jet` and `brain` of `jetbrain`).
 fn for_each_term_with(text: &str, mut f: impl FnMut(&str, Option<&str>)) {
     for chunk in text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')) {
         let words: Vec<&str> = chunk.split(['_', '-']).filter(|w| !w.is_empty()).collect();
@@ -624,8 +624,12 @@ fn for_each_term_with(text: &str, mut f: impl FnMut(&str, Option<&str>)) {
             if parts.len() > 1 {
                 let whole = stem(&lower);
                 f(&whole, None);
+                // A capitalised word is a name (`JetBrains`, `GitHub`); one
+                // in lower camelCase (`waitForTimeout`, `useState`) is code
+                // whose parts say what it does.
+                let name = word.starts_with(char::is_uppercase);
                 for p in &parts {
-                    emit_word(p, &mut |t| f(t, Some(&whole)));
+                    emit_word(p, &mut |t| f(t, name.then_some(whole.as_str())));
                 }
             } else {
                 emit_word(word, &mut |t| f(t, None));
@@ -1896,9 +1900,10 @@ mod tests {
         assert!(phrase.is_alternative() && !phrase.is_concept() && !ci.is_alternative());
     }
 
-    /// The parts of a camelCase word the store knows whole follow the word
-    /// as alternatives; of one it does not know, and of a part the task
-    /// also says on its own, they are words of their own.
+    /// The parts of a capitalised camelCase word the store knows whole
+    /// follow the word as alternatives; of one it does not know, of code in
+    /// lower camelCase, and of a part the task also says on its own, they
+    /// are words of their own.
     #[test]
     fn camel_case_parts_stand_in_for_a_known_word() {
         let labels = |task: &str, known: &dyn Fn(&str) -> bool| -> Vec<(String, bool)> {
@@ -1931,6 +1936,12 @@ mod tests {
                 ("brain", false),
                 ("badg", false),
             ])
+        );
+        // Code in lower camelCase says what it does in its parts.
+        let code = |t: &str| matches!(t, "usest" | "use" | "state");
+        assert_eq!(
+            labels("useState", &code),
+            owned(&[("usest", false), ("use", false), ("state", false)])
         );
         assert_eq!(
             labels("JetBrains brain badge", &known),
