@@ -51,6 +51,24 @@ impl Glob {
     }
 }
 
+/// Whether `pattern` may match the relative `path` as far as their first
+/// segments tell: a pattern whose first segment is literal (`src` of
+/// `src/**`) matches only paths that start with that segment. It allocates
+/// nothing, so a large store rules most scopes out before building a
+/// [`Glob`].
+pub fn may_match(pattern: &str, path: &str) -> bool {
+    let p = pattern.trim();
+    let p = p.strip_prefix("./").unwrap_or(p);
+    let Some(first) = p.split('/').find(|s| !s.is_empty() && *s != ".") else {
+        return true;
+    };
+    if is_pattern(first) {
+        return true;
+    }
+    let path = path.strip_prefix("./").unwrap_or(path);
+    path.split('/').find(|s| !s.is_empty()) == Some(first)
+}
+
 /// Whether a pattern or one of its segments holds a wildcard (`*`, `?`),
 /// the only characters a [`Glob`] treats specially.
 pub fn is_pattern(s: &str) -> bool {
@@ -91,6 +109,9 @@ fn match_segments(pattern: &[String], path: &[&str]) -> bool {
 
 /// `*` (any run of characters) and `?` (one character) within one segment.
 fn segment_matches(pattern: &str, segment: &str) -> bool {
+    if !is_pattern(pattern) {
+        return pattern == segment;
+    }
     let p: Vec<char> = pattern.chars().collect();
     let s: Vec<char> = segment.chars().collect();
     let (mut i, mut j) = (0usize, 0usize);
@@ -207,6 +228,27 @@ mod tests {
         ];
         for (glob, path, want) in cases {
             assert_eq!(Glob::new(glob).matches(path), *want, "{glob} ~ {path}");
+        }
+    }
+
+    #[test]
+    fn first_segments_rule_out_only_what_globs_never_match() {
+        let cases = [
+            ("src/**", "src/a.rs", true),
+            ("src/**", "lib/a.rs", false),
+            ("./src/payments", "src/payments/ledger.ts", true),
+            ("/src/payments/", "lib/payments/ledger.ts", false),
+            ("src", "srcx/a.rs", false),
+            ("**/a.rs", "lib/a.rs", true),
+            ("*/api/*.cs", "svc/api/a.cs", true),
+            ("s?c/**", "src/a.rs", true),
+            ("", "a.rs", true),
+        ];
+        for (pattern, path, may) in cases {
+            assert_eq!(may_match(pattern, path), may, "{pattern} / {path}");
+            if !may {
+                assert!(!Glob::new(pattern).matches(path), "{pattern} / {path}");
+            }
         }
     }
 

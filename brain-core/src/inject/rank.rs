@@ -58,7 +58,7 @@ use serde::Serialize;
 
 use super::index::{Doc, Index};
 use super::terms::{self, GroupKind, QueryText};
-use crate::matching::Glob;
+use crate::matching::{Glob, may_match};
 use crate::model::{Importance, MemoryId, MemoryType, Risk};
 
 /// BM25 parameters.
@@ -508,8 +508,10 @@ pub fn rank<'a>(
                 m.scope_paths
                     .iter()
                     .filter(|raw| {
-                        let g = Glob::new(raw);
-                        paths.iter().any(|p| path_matches(&g, p))
+                        paths.iter().any(|p| absolute(p) || may_match(raw, p)) && {
+                            let g = Glob::new(raw);
+                            paths.iter().any(|p| path_matches(&g, p))
+                        }
                     })
                     .map(|raw| specificity(raw))
                     .chain(
@@ -704,14 +706,18 @@ fn prose_terms(paths: &[String]) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// Whether a path is absolute (`/home/me/repo/src/a.rs`, `C:/repo/a.rs`).
+fn absolute(path: &str) -> bool {
+    path.starts_with('/') || path.get(1..3) == Some(":/")
+}
+
 /// Whether a glob matches a path: a relative one as it is, an absolute one
 /// (`/home/me/repo/src/a.rs`, outside the repository's view) by any tail.
 fn path_matches(glob: &Glob, path: &str) -> bool {
     if glob.matches(path) {
         return true;
     }
-    let absolute = path.starts_with('/') || path.get(1..3) == Some(":/");
-    absolute
+    absolute(path)
         && path
             .match_indices('/')
             .any(|(i, _)| i + 1 < path.len() && glob.matches(&path[i + 1..]))
