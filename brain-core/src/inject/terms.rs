@@ -28,7 +28,7 @@
 //!   is marked read-only: rules about how to change code need stronger
 //!   evidence to be shown for it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
@@ -1001,10 +1001,10 @@ fn is_request_word(lower: &str) -> bool {
 /// paths are not task words; [`QueryText::add_path`] adds them, supporting.
 pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
     let mut counts: Vec<(String, f64)> = Vec::new();
-    // Terms that are parts of a camelCase word, with the word; and terms the
-    // task says otherwise.
-    let mut parts: Vec<(String, String)> = Vec::new();
-    let mut said: Vec<String> = Vec::new();
+    // Terms that are parts of a capitalised camelCase word, with the word;
+    // and terms the task says otherwise.
+    let mut parts: HashMap<String, String> = HashMap::new();
+    let mut said: HashSet<String> = HashSet::new();
     let add = |term: &str, weight: f64, counts: &mut Vec<(String, f64)>| {
         if let Some(c) = counts.iter_mut().find(|(t, _)| t == term) {
             // Repeats make a word more central, with diminishing returns.
@@ -1068,42 +1068,65 @@ pub fn analyze(task: &str, vocabulary: &dyn Fn(&str) -> bool) -> QueryText {
             for_each_term_with(chunk, |t, whole| {
                 add(t, weight, &mut counts);
                 match whole {
-                    Some(w) => parts.push((t.to_owned(), w.to_owned())),
-                    None => said.push(t.to_owned()),
+                    Some(w) => {
+                        parts.entry(t.to_owned()).or_insert_with(|| w.to_owned());
+                    }
+                    None => {
+                        said.insert(t.to_owned());
+                    }
                 }
             });
         }
     }
-    // A part of a camelCase word the store knows whole (`JetBrains`,
-    // `GitHub`) says that word again, not another: it may stand in for the
-    // word where a memory has only the part, never count beside it.
-    let part_of = |term: &str| -> Option<&String> {
-        (!said.iter().any(|t| t == term))
-            .then(|| parts.iter().find(|(p, _)| p == term).map(|(_, w)| w))
-            .flatten()
-            .filter(|w| vocabulary(w) && counts.iter().any(|(t, _)| t == *w))
-    };
     let mut groups: Vec<Group> = concept_groups(&all_prose, &counts);
-    for (term, weight) in &counts {
-        if part_of(term).is_some() {
-            continue;
-        }
-        groups.extend(word_groups(term, *weight, vocabulary));
-        for (part, _) in counts.iter().filter(|(t, _)| part_of(t) == Some(term)) {
-            groups.push(Group {
-                label: format!("{term}~{part}"),
-                terms: vec![(part.clone(), weight * 0.8)],
-                kind: GroupKind::Any,
-                trigger: true,
-            });
-        }
-    }
+    groups.extend(term_groups(&counts, &parts, &said, vocabulary));
     QueryText {
         groups,
         paths,
         read_only: read_only(task),
         created: created_paths(task),
     }
+}
+
+/// The groups of the task's terms ([`word_groups`]), in order. A part of a
+/// capitalised camelCase word the store knows whole (`JetBrains`, `GitHub`)
+/// says that word again, not another: unless the task also says it on its
+/// own, it follows the word as an alternative, which may stand in for the
+/// word where a memory has only the part, never count beside it.
+fn term_groups(
+    counts: &[(String, f64)],
+    parts: &HashMap<String, String>,
+    said: &HashSet<String>,
+    vocabulary: &dyn Fn(&str) -> bool,
+) -> Vec<Group> {
+    let counted: HashSet<&str> = counts.iter().map(|(t, _)| t.as_str()).collect();
+    let mut stand_ins: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (term, _) in counts {
+        if let Some(whole) = parts.get(term)
+            && !said.contains(term)
+            && counted.contains(whole.as_str())
+            && vocabulary(whole)
+        {
+            stand_ins.entry(whole.as_str()).or_default().push(term);
+        }
+    }
+    let standing_in: HashSet<&str> = stand_ins.values().flatten().copied().collect();
+    let mut groups = Vec::new();
+    for (term, weight) in counts {
+        if standing_in.contains(term.as_str()) {
+            continue;
+        }
+        groups.extend(word_groups(term, *weight, vocabulary));
+        for part in stand_ins.get(term.as_str()).into_iter().flatten() {
+            groups.push(Group {
+                label: format!("{term}~{part}"),
+                terms: vec![((*part).to_owned(), weight * 0.8)],
+                kind: GroupKind::Any,
+                trigger: true,
+            });
+        }
+    }
+    groups
 }
 
 /// The groups of one word of a task: the word with its one-word synonyms,
