@@ -403,6 +403,11 @@ fn concept_groups(task: &str, own: &[(String, f64)]) -> Vec<Group> {
 
 /// Weight of a synonym, against 1 for a word of the task itself.
 pub const SYNONYM_WEIGHT: f64 = 0.5;
+
+/// What a part of a word counts, of the word's weight: a part of an unknown
+/// word the store knows split (`rust` + `doc` of `rustdoc`), or a part of a
+/// capitalised camelCase word standing in for it (`jet` of `JetBrains`).
+const PART_WEIGHT: f64 = 0.8;
 /// Weight of a word found only in lines of a pasted log.
 pub const LOG_WEIGHT: f64 = 0.5;
 /// Weight of a word of a path's file name.
@@ -1120,7 +1125,7 @@ fn term_groups(
         for part in stand_ins.get(term.as_str()).into_iter().flatten() {
             groups.push(Group {
                 label: format!("{term}~{part}"),
-                terms: vec![((*part).to_owned(), weight * 0.8)],
+                terms: vec![((*part).to_owned(), weight * PART_WEIGHT)],
                 kind: GroupKind::Any,
                 trigger: true,
             });
@@ -1168,7 +1173,7 @@ fn word_groups(term: &str, weight: f64, vocabulary: &dyn Fn(&str) -> bool) -> Ve
     {
         groups.push(Group {
             label: format!("{a}+{b}"),
-            terms: vec![(a, weight * 0.8), (b, weight * 0.8)],
+            terms: vec![(a, weight * PART_WEIGHT), (b, weight * PART_WEIGHT)],
             kind: GroupKind::All,
             trigger: true,
         });
