@@ -33,8 +33,8 @@
 //! | four or more words only the target shares with the candidate, twice as many as any rival, `combined ≥ SPECIFIC_FLOOR`, summaries at least `SPECIFIC_BODY` alike, scope same / broader / both global, or narrower with bodies `BODY_OVER_TITLE` more alike than titles and a title that opens with something the target names, in one of its first two telling words (see [`words_scope`]), and the titles do not name two tools of one kind (pnpm / Cargo), nor the target's title a thing in code the candidate never writes (`PodDisruptionBudget`), and each title has a content word the other memory uses ("Location access requested when the Map tab first opens" shares body words, not a subject, with "Ask for push permission after onboarding"), and the candidate's title reports no change as done ("… renamed to `APP_DB_DSN`"); a narrower scope made of paths the target lists as written counts as the same, and so does an overlapping one with six or more such words under a title that opens on something the target names; at `combined ≥ OVERLAP` six or more such words, titles of no shared shape naming different things, of one polarity and not contradicting each other | duplicate | merge |
 //! | bodies more alike than titles (summary ≥ `BODY_ALIKE` and `BODY_OVER_TITLE` above the title: the same knowledge told from another side, where a look-alike keeps the title's shape), no close runner-up, no tools of one kind, a title that announces no change and says nothing of how things are now; across types, nothing of the target's title turned down | duplicate (additive update when it adds) | merge |
 //! | anything else above `OVERLAP` | ambiguous overlap | accept |
-//! | (any merge above as a duplicate, of the same type, with no additive wording and below `DUPLICATE`, when the candidate's text is at least `TELLS_MORE` (1.4) times as long as the target's: it tells more than the memory holds) | additive update | merge |
-//! | (any merge above as an additive update, of the same type, with no additive wording and no repeated claim, when the candidate's text is under `RETELLS` (1.2) times as long as the target's: it retells it) | duplicate | merge |
+//! | (any merge above as a duplicate, of the same type, with no additive wording and below `DUPLICATE`, when the candidate's text is at least `TELLS_MORE` (1.4) times as long as the target's: it tells more than the memory holds; or when it names `NAMES_ADDED` (5) or more things the target does not: identifiers and code spans with a word the target's text never uses, amounts it never states) | additive update | merge |
+//! | (any merge above as an additive update, of the same type, with no additive wording, when the candidate's text is under `RETELLS` (1.2) times as long as the target's and repeats no claim: it retells it; or, repeated claim or not, when it names nothing the target does not, is under `TELLS_MORE` times as long, trades words with it (brings fewer than two beyond twice those it leaves out), carves out no exception and has no clause of five or more words the target never uses) | duplicate | merge |
 //!
 //! Never merged: a candidate whose title compares a value with what it
 //! was ("Shorter access-token lifetime", not "must be longer than …") into
@@ -488,7 +488,7 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
             ),
         )
     });
-    let verdict = length_relation(verdict, scored);
+    let verdict = length_relation(verdict, features, scored);
     if verdict.1 == Decision::Merge {
         if let Some(why) = merge_contradicts(scored) {
             return ambiguous(&live, best, why);
@@ -500,13 +500,19 @@ fn classify(features: &Features, all: &[Scored]) -> Verdict {
     verdict
 }
 
+/// How many things a merge must name that the memory does not (see
+/// [`Scored::new_names`]) to add to it rather than repeat it.
+const NAMES_ADDED: usize = 5;
+
 /// A merge found to repeat the target is an addition when the candidate
-/// says much more than the memory holds (see [`Scored::tells_more`]);
-/// additive wording, a near-verbatim copy and a memory of another type keep
-/// the relation they give. The other way round, an addition barely longer
-/// than the memory (see [`Scored::tells_no_more`]) and without words of an
-/// addition retells it: a duplicate.
-fn length_relation(verdict: Verdict, scored: &Scored) -> Verdict {
+/// says much more than the memory holds (see [`Scored::tells_more`]) or
+/// names many things it does not (see [`Scored::new_names`]); additive
+/// wording, a near-verbatim copy and a memory of another type keep the
+/// relation they give. The other way round, an addition barely longer than
+/// the memory (see [`Scored::tells_no_more`]), or not much longer and naming
+/// nothing it does not, without words of an addition, retells it: a
+/// duplicate.
+fn length_relation(verdict: Verdict, features: &Features, scored: &Scored) -> Verdict {
     let (relation, decision, targets, confidence, reason) = verdict;
     let best = &scored.evidence;
     let settled =
@@ -524,14 +530,40 @@ fn length_relation(verdict: Verdict, scored: &Scored) -> Verdict {
             format!("{reason}; it tells more than the memory holds"),
         );
     }
+    // Things the memory never names: it adds them, whatever its length.
+    if decision == Decision::Merge
+        && relation == Relation::Duplicate
+        && !settled
+        && scored.new_names >= NAMES_ADDED
+    {
+        return (
+            Relation::AdditiveUpdate,
+            decision,
+            targets,
+            confidence,
+            format!(
+                "{reason}; it names {} things the memory does not",
+                scored.new_names
+            ),
+        );
+    }
     // Barely longer than the memory, in words of its own: a retelling.
     if decision == Decision::Merge
         && relation == Relation::AdditiveUpdate
         && best.additive_wording.is_empty()
         && !scored.cross_type
-        && scored.tells_no_more
-        // A repeated claim weighs what it adds itself (see `claim_update`).
-        && scored.repeats_claim.is_none()
+        // A repeated claim weighs what it adds itself (see `claim_update`);
+        // naming nothing the memory does not, a text not much longer than
+        // it that trades words with it retells it all the same.
+        && ((scored.tells_no_more && scored.repeats_claim.is_none())
+            || (scored.new_names == 0
+                && !scored.tells_more
+                // An exception it carves out is news, however short, and
+                // so is a clause of words the memory never uses.
+                && !features.carves_exception()
+                && !scored.brings_clause
+                && scored.traded.is_some()
+                && tells_at_length(scored)))
     {
         let reason = [
             ("adds to what `", "says what `"),

@@ -614,6 +614,15 @@ pub(super) struct Scored {
     /// an addition brings words and leaves few out (see
     /// `classify::retells`).
     pub(super) traded: Option<(usize, usize)>,
+    /// How many things the candidate names that the target does not: its
+    /// identifiers and code spans whose words the target's text lacks, and
+    /// its amounts the target never states (see [`new_names`]).
+    pub(super) new_names: usize,
+    /// A clause of the candidate's body is news to the target: five or
+    /// more of its words the target never uses, at most one it does
+    /// ("shared mode hides the error but serialises the suite"). A
+    /// retelling spreads its new words over the target's own clauses.
+    pub(super) brings_clause: bool,
     /// Topic words both memories use and no other memory compared with the
     /// candidate does: what the two have in common that nothing else has.
     pub(super) specific: Vec<String>,
@@ -1493,6 +1502,8 @@ pub(super) fn evidence(
         changed,
         titles_share: titles_share(features, target_features),
         traded,
+        new_names: new_names(features, target_features),
+        brings_clause: brings_clause(candidate, target_features),
         cross_type: candidate.kind != target.kind,
         kin: candidate.kind != target.kind && same_kind(candidate.kind, target.kind),
         rules_pair: rules_pair(candidate.kind, target.kind),
@@ -2359,6 +2370,49 @@ const CONNECTIVES: &[&str] = &[
     "approximately",
     "nearly",
 ];
+
+/// How many things the candidate names that the target does not: an
+/// identifier or code span some word of which the target's text never uses
+/// (`MultiSubnetFailover=True` against a memory of the listener's address),
+/// and an amount the target does not state (`~21 s`). A retelling names what
+/// the memory names; an addition brings names of its own.
+fn new_names(features: &Features, target_features: &Features) -> usize {
+    let known: BTreeSet<&str> = target_features
+        .code_words
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let terms = features
+        .terms
+        .iter()
+        .filter(|t| t.words.iter().any(|w| !known.contains(w.as_str())))
+        .count();
+    let amounts = features
+        .quantities
+        .iter()
+        .filter(|q| !target_features.quantities.iter().any(|o| o.same_amount(q)))
+        .count();
+    terms + amounts
+}
+
+/// Whether a clause of the candidate's summary or detail is news to the
+/// target (see [`Scored::brings_clause`]).
+fn brings_clause(candidate: &Memory, target_features: &Features) -> bool {
+    let body = format!("{}\n{}", candidate.summary, candidate.detail);
+    text::clause_texts(&body).iter().any(|clause| {
+        let (new, known) = text::roots(clause)
+            .iter()
+            .filter(|w| w.chars().count() >= 3)
+            .fold((0, 0), |(new, known), w| {
+                if text::has_root(&target_features.roots, w) {
+                    (new, known + 1)
+                } else {
+                    (new + 1, known)
+                }
+            });
+        new >= 5 && known <= 1
+    })
+}
 
 /// Whether the candidate adds to the target: two or more new summary words
 /// (not another form of one the target uses: "starts" for "started"),
@@ -3736,13 +3790,16 @@ mod tests {
                 target: None,
             },
             Case {
+                // It names nothing the memory does not and trades words
+                // with it ("never fixed with UPDATE" for "never UPDATE"): a
+                // retelling.
                 name: "partial writes is not replacement wording",
                 kind: Gotcha,
                 title: "Ledger entries are append-only",
                 summary: "Partial writes to ledger_entries are never fixed with UPDATE; post a reversing entry.",
                 paths: &["src/ledger/**"],
                 tags: &[],
-                relation: Relation::AdditiveUpdate,
+                relation: Relation::Duplicate,
                 decision: Decision::Merge,
                 target: Some("ledger-append-only-0001"),
             },
@@ -6381,6 +6438,65 @@ mod tests {
             "{out:#?}"
         );
         assert_eq!(out.relation, Relation::AmbiguousOverlap, "{out:#?}");
+    }
+
+    /// What a merge names beside the memory's own names decides between a
+    /// repeat and an addition: a retelling of the memory's claim, a little
+    /// longer but naming nothing it does not, repeats it; one of about its
+    /// length that names five things it never does adds them.
+    #[test]
+    fn what_a_merge_names_tells_a_repeat_from_an_addition() {
+        use MemoryType::Convention;
+        let stored = [
+            memory(
+                "webhooks-verify-0001",
+                Convention,
+                "Payment webhooks are verified before parsing",
+                "The Stripe webhook handler in api/webhooks/stripe.ts checks the \
+                 `Stripe-Signature` header with `constructEvent` before it parses the body. An \
+                 unverified event is answered with 400 and never reaches the queue.",
+                &["api/webhooks/**"],
+            ),
+            memory(
+                "webhooks-retry-0002",
+                Convention,
+                "Webhook handlers answer within five seconds",
+                "Handlers enqueue the work and return 200 at once; Stripe retries anything \
+                 slower.",
+                &["api/webhooks/**"],
+            ),
+        ];
+        let cases = [
+            // The claim again, a quarter longer, in words of its own: no
+            // name the memory lacks.
+            (
+                "Payment webhooks are verified before parsing",
+                "Before anything is parsed, the Stripe webhook handler in \
+                 api/webhooks/stripe.ts verifies the `Stripe-Signature` header through \
+                 `constructEvent`. When the signature does not check out the event gets a 400 \
+                 reply and it is never put on the queue at all.",
+                Relation::Duplicate,
+            ),
+            // About as long, under a title of its own, naming five things
+            // the memory never does.
+            (
+                "Stripe signature checks need the raw body",
+                "The `Stripe-Signature` check in api/webhooks/stripe.ts only works on the raw \
+                 body: mount `express.raw()` on the route, never `bodyParser.json()`. The \
+                 secret is `STRIPE_WEBHOOK_SECRET`, the tolerance 300 s; try it locally \
+                 with `stripe listen`.",
+                Relation::AdditiveUpdate,
+            ),
+        ];
+        for (title, summary, want) in cases {
+            let out = review_new(&stored, Convention, title, summary, &["api/webhooks/**"]);
+            assert_eq!(
+                verdict_of(&out),
+                (Decision::Merge, Some("webhooks-verify-0001")),
+                "{out:#?}"
+            );
+            assert_eq!(out.relation, want, "{summary}: {}", out.reason);
+        }
     }
 
     #[test]
