@@ -16,7 +16,8 @@
 //! A value set by its name is that setting's: `KEY=value`, a flag with its
 //! value, a Ruby symbol after a code name (`delivery_method :postmark`,
 //! `queue_adapter = :sidekiq`) and a value after the key a call quotes
-//! (`set('keep_releases', 3)`). It is compared with the target's value of
+//! (`set('keep_releases', 3)`), and the port after a host name
+//! (`mirth-adt.ngh.local:6661`, a setting of that host). It is compared with the target's value of
 //! that name when the target has one, and its amount alone named as past
 //! ("(was 20)") words the change.
 //!
@@ -645,6 +646,19 @@ pub(super) fn values(text: &str) -> Vec<Value> {
             // `nightly-2024-11-01`: the date pins the name, like a tag.
             before.push((text::root(name), name.to_owned()));
             found = Some((Amount::Tag(date.to_owned()), core.to_owned(), None, true));
+        } else if let Some((host, port)) = host_port(core) {
+            // `mirth-adt.ngh.local:6671`: the port the host is reached on,
+            // a setting of that host.
+            before.extend(setting_words(host));
+            found = Some((
+                Amount::Number {
+                    value: port,
+                    dim: "",
+                },
+                core.to_owned(),
+                None,
+                true,
+            ));
         } else if let Some((name, value)) = core.rsplit_once('=') {
             // `key=value`: the value of `key`; of a query string's last
             // parameter (`?pgbouncer=true&connection_limit=5`), that
@@ -870,6 +884,34 @@ fn image_reference(core: &str) -> Option<(&str, &str)> {
                 .chars()
                 .any(|c| c == '.' || c == '-' || c.is_ascii_alphabetic()));
     (is_name && is_tag).then_some((name, tag))
+}
+
+/// Endings of files named with a line (`main.rs:42`, `app.module.ts:7`).
+const FILE_ENDINGS: &[&str] = &[
+    "c", "cc", "cpp", "cs", "go", "h", "hpp", "html", "java", "js", "json", "jsx", "kt", "md",
+    "php", "py", "rb", "rs", "scala", "sh", "sql", "swift", "toml", "ts", "tsx", "xml", "yaml",
+    "yml",
+];
+
+/// A host name with a dot and its port (`mirth-adt.ngh.local:6661`,
+/// `db.internal:5432`), as the host and the port; not an address with a
+/// scheme, a file and line (`main.rs:42`) or a time of day.
+fn host_port(core: &str) -> Option<(&str, f64)> {
+    if core.contains('/') {
+        return None;
+    }
+    let (host, port) = core.rsplit_once(':')?;
+    let labels: Vec<&str> = host.split('.').collect();
+    let last = labels.last().copied().unwrap_or_default();
+    let is_host = labels.len() >= 2
+        && host.starts_with(|c: char| c.is_ascii_alphabetic())
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        && last.chars().all(|c| c.is_ascii_lowercase())
+        && !FILE_ENDINGS.contains(&last);
+    let is_port = (2..=5).contains(&port.len()) && port.chars().all(|c| c.is_ascii_digit());
+    (is_host && is_port).then(|| (host, port.parse().unwrap_or_default()))
 }
 
 /// Whether a word is written as a package or image name is: lowercase
@@ -1819,6 +1861,13 @@ mod tests {
             ),
             // Names with digits are not values.
             ("Signed with RS256 on the STM32 board, see v1beta1", &[]),
+            // A host's port is a setting of that host; a file's line is no
+            // value.
+            (
+                "Epic connects to the VIP mirth-adt.ngh.local:6661.",
+                &[("mirth-adt.ngh.local:6661", &["adt", "local", "ngh"])],
+            ),
+            ("It panics at src/app.module.ts:17 and main.rs:42", &[]),
         ];
         for (text, want) in cases {
             let want: Vec<(String, Vec<String>)> = want
@@ -1851,6 +1900,18 @@ mod tests {
                     "`[webhooks] api_version = \"2024-10\"` in shopify.app.toml has to match.",
                 ),
                 Some("2024-10 → 2025-01"),
+            ),
+            // The port a host is reached on, changed.
+            (
+                v(
+                    "Epic ADT listener",
+                    "After the network segmentation Epic connects to the VIP mirth-adt.ngh.local:6671.",
+                ),
+                v(
+                    "Epic ADT listener",
+                    "Epic's outbound ADT interface connects to the VIP mirth-adt.ngh.local:6661.",
+                ),
+                Some("mirth-adt.ngh.local:6661 → mirth-adt.ngh.local:6671"),
             ),
             // A cron schedule is one value, compared like a time of day
             // under titles about the same job.
