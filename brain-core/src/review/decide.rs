@@ -2347,6 +2347,22 @@ fn family_apart(
     in_family || (proper(candidate_title, target_roots) && proper(target_title, candidate_roots))
 }
 
+/// Words of what a replacement phrase retires that name no thing: who
+/// did it ("nobody", "anyone") and by what way ("through", "via").
+const OBJECT_FILLER: &[&str] = &[
+    "nobody",
+    "anybody",
+    "anyone",
+    "everyone",
+    "everybody",
+    "someone",
+    "somebody",
+    "through",
+    "via",
+    "any",
+    "every",
+];
+
 /// Words that join what a text says without adding to it: "rather than"
 /// for "instead of" adds nothing.
 const CONNECTIVES: &[&str] = &[
@@ -2710,7 +2726,13 @@ fn replacement_of(
                     .iter()
                     .filter(|w| target_words.contains(w.as_str()))
                     .count();
-                2 * shared > o.len() || (o.len() <= 2 && code_names.iter().any(|n| o.contains(n)))
+                // "nobody imports through the Administrator … any more":
+                // who does it and by what way name nothing retired.
+                let size = o
+                    .iter()
+                    .filter(|w| !OBJECT_FILLER.contains(&w.as_str()))
+                    .count();
+                2 * shared > size || (o.len() <= 2 && code_names.iter().any(|n| o.contains(n)))
             })
         };
         // "… turned off" where the memory says it is disabled: its rule.
@@ -6438,6 +6460,44 @@ mod tests {
             "{out:#?}"
         );
         assert_eq!(out.relation, Relation::AmbiguousOverlap, "{out:#?}");
+    }
+
+    /// Who does a thing and by what way name nothing it retires: "nobody
+    /// uploads through the Console for prod any more" retires uploading in
+    /// the Play Console, the memory's practice.
+    #[test]
+    fn who_and_by_what_way_are_no_part_of_what_is_retired() {
+        use MemoryType::Convention;
+        let stored = [
+            memory(
+                "play-upload-0001",
+                Convention,
+                "Releases are uploaded by hand in the Play Console",
+                "The release manager uploads the signed AAB in the Play Console and promotes it \
+                 from the internal track to production.",
+                &[],
+            ),
+            memory(
+                "play-notes-0002",
+                Convention,
+                "Release notes come from CHANGELOG.md",
+                "The top section of CHANGELOG.md is pasted as the release notes of each track.",
+                &[],
+            ),
+        ];
+        let out = review_new(
+            &stored,
+            Convention,
+            "Android releases go out with fastlane supply",
+            "The release job runs `fastlane supply` with the service-account key and promotes \
+             the build; nobody uploads through the Console for prod any more.",
+            &["fastlane/Fastfile"],
+        );
+        assert_eq!(
+            verdict_of(&out),
+            (Decision::Supersede, Some("play-upload-0001")),
+            "{out:#?}"
+        );
     }
 
     /// What a merge names beside the memory's own names decides between a
