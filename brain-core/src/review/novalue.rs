@@ -114,7 +114,7 @@ const ACKNOWLEDGEMENT: &[&str] = &[
     "fixed", "fix", "it", "that", "this", "closing", "close", "session", "now", "ship", "perfect",
     "nice", "ok", "okay", "cool", "awesome", "good", "looks", "look", "me", "to", "all", "done",
     "sounds", "the", "a", "and", "so", "much", "yes", "sure", "merci", "cheers", "ty", "s", "did",
-    "trick", "here", "we", "go",
+    "trick", "here", "we", "go", "thx",
 ];
 
 /// The whole vocabulary of a platitude about code quality ("We should
@@ -554,12 +554,12 @@ fn status_of(title_words: &[String], summary: &str) -> Option<&'static str> {
 /// Whether a candidate replies in a thread: "LGTM 👍 merging once CI is
 /// done" (a review reply, whatever follows), a title answering a thread
 /// ("Re: build failing"), a thank-you ("// Thanks @marco for the thorough
-/// review").
+/// review", "thx, that worked!!").
 fn replies(title: &str, summary: &str) -> bool {
     [title, summary].iter().any(|t| {
         text::words(t)
             .first()
-            .is_some_and(|w| matches!(w.as_str(), "lgtm" | "thank" | "thanks"))
+            .is_some_and(|w| matches!(w.as_str(), "lgtm" | "thank" | "thanks" | "thx"))
     }) || title.trim_start().to_lowercase().starts_with("re:")
 }
 
@@ -1164,6 +1164,11 @@ mod tests {
             (
                 "Re: infra PR",
                 "LGTM 👍 merging once CI is done. Thanks!",
+                true,
+            ),
+            (
+                "DLQ page",
+                "thx, that worked!! I'll have a proper look at the dead letters when I'm back on.",
                 true,
             ),
             // The day's state and plans, whatever word of change they use.
