@@ -45,10 +45,37 @@ impl Glob {
 
     /// Whether `path` (relative, `/`-separated) matches.
     pub fn matches(&self, path: &str) -> bool {
-        let path = path.strip_prefix("./").unwrap_or(path);
-        let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-        match_segments(&self.segments, &parts)
+        match_segments(&self.segments, &path_segments(path))
     }
+}
+
+/// The segments of a relative, `/`-separated path as globs match them:
+/// without a leading `./` and empty segments. Split once, a path is matched
+/// against many patterns with [`matches_segments`].
+pub fn path_segments(path: &str) -> Vec<&str> {
+    let path = path.strip_prefix("./").unwrap_or(path);
+    path.split('/').filter(|s| !s.is_empty()).collect()
+}
+
+/// Whether `pattern` matches a path split by [`path_segments`]: what
+/// `Glob::new(pattern).matches(path)` tells, without copying the pattern's
+/// segments into a [`Glob`].
+pub fn matches_segments(pattern: &str, path: &[&str]) -> bool {
+    let p = pattern.trim();
+    let p = p.strip_prefix("./").unwrap_or(p);
+    let p = p.trim_start_matches('/');
+    let dir = p.ends_with('/') || !is_pattern(p);
+    let mut segments: Vec<&str> = Vec::with_capacity(8);
+    for seg in p.split('/').filter(|s| !s.is_empty() && *s != ".") {
+        // `**/**` is `**`.
+        if !(seg == "**" && segments.last() == Some(&"**")) {
+            segments.push(seg);
+        }
+    }
+    if dir && segments.last() != Some(&"**") {
+        segments.push("**");
+    }
+    match_segments(&segments, path)
 }
 
 /// Whether `pattern` may match the relative `path` as far as their first
@@ -84,16 +111,16 @@ pub fn literal_segments(pattern: &str) -> Vec<&str> {
         .collect()
 }
 
-fn match_segments(pattern: &[String], path: &[&str]) -> bool {
+fn match_segments<S: AsRef<str>>(pattern: &[S], path: &[&str]) -> bool {
     // Iterative matching with backtracking over the last `**`, as for `*` in
     // a single string: linear in practice, never exponential.
     let (mut p, mut s) = (0usize, 0usize);
     let mut star: Option<(usize, usize)> = None;
     while s < path.len() {
-        if p < pattern.len() && pattern[p] == "**" {
+        if p < pattern.len() && pattern[p].as_ref() == "**" {
             star = Some((p, s));
             p += 1;
-        } else if p < pattern.len() && segment_matches(&pattern[p], path[s]) {
+        } else if p < pattern.len() && segment_matches(pattern[p].as_ref(), path[s]) {
             p += 1;
             s += 1;
         } else if let Some((sp, ss)) = star {
@@ -104,7 +131,7 @@ fn match_segments(pattern: &[String], path: &[&str]) -> bool {
             return false;
         }
     }
-    pattern[p..].iter().all(|x| x == "**")
+    pattern[p..].iter().all(|x| x.as_ref() == "**")
 }
 
 /// `*` (any run of characters) and `?` (one character) within one segment.
@@ -228,6 +255,20 @@ mod tests {
         ];
         for (glob, path, want) in cases {
             assert_eq!(Glob::new(glob).matches(path), *want, "{glob} ~ {path}");
+            assert_eq!(
+                matches_segments(glob, &path_segments(path)),
+                *want,
+                "{glob} ~ {path} (split once)"
+            );
+        }
+        // Written loosely, a pattern means what its clean form means.
+        for (loose, path) in [
+            ("./src/**/**/x.rs", "src/a/x.rs"),
+            ("/services//payments/", "services/payments/a.rs"),
+            (" docs/*.md ", "docs/a.md"),
+        ] {
+            assert!(Glob::new(loose).matches(path), "{loose}");
+            assert!(matches_segments(loose, &path_segments(path)), "{loose}");
         }
     }
 

@@ -58,7 +58,7 @@ use serde::Serialize;
 
 use super::index::{Doc, Index};
 use super::terms::{self, GroupKind, QueryText};
-use crate::matching::{Glob, may_match};
+use crate::matching::{matches_segments, may_match, path_segments};
 use crate::model::{Importance, MemoryId, MemoryType, Risk};
 
 /// BM25 parameters.
@@ -400,6 +400,8 @@ pub fn rank<'a>(
         v
     };
     let speaks_of_paths = prose_only(index, &paths);
+    // Each path split once, for every scope of the pool.
+    let split_paths: Vec<SplitPath<'_>> = paths.iter().map(|p| SplitPath::new(p)).collect();
     let steps_taken = steps(term_names.iter().copied());
     let no_tf = vec![0.0; n_terms];
     let mut out: Vec<Scored<'a>> = pool
@@ -508,10 +510,9 @@ pub fn rank<'a>(
                 m.scope_paths
                     .iter()
                     .filter(|raw| {
-                        paths.iter().any(|p| absolute(p) || may_match(raw, p)) && {
-                            let g = Glob::new(raw);
-                            paths.iter().any(|p| path_matches(&g, p))
-                        }
+                        split_paths
+                            .iter()
+                            .any(|p| (p.absolute || may_match(raw, p.written)) && p.matched_by(raw))
                     })
                     .map(|raw| specificity(raw))
                     .chain(
@@ -524,10 +525,9 @@ pub fn rank<'a>(
                                 // root's own `go.mod`.)
                                 let tail = raw.rsplit(['*', '?']).next().unwrap_or(raw);
                                 let tail = tail.trim_start_matches('/');
-                                paths.iter().any(|p| p.ends_with(tail)) && {
-                                    let g = Glob::new(raw);
-                                    paths.iter().any(|p| path_matches(&g, p))
-                                }
+                                split_paths
+                                    .iter()
+                                    .any(|p| p.written.ends_with(tail) && p.matched_by(raw))
                             })
                             .map(|raw| NAMED_PATH * specificity(raw)),
                     )
@@ -711,16 +711,32 @@ fn absolute(path: &str) -> bool {
     path.starts_with('/') || path.get(1..3) == Some(":/")
 }
 
-/// Whether a glob matches a path: a relative one as it is, an absolute one
-/// (`/home/me/repo/src/a.rs`, outside the repository's view) by any tail.
-fn path_matches(glob: &Glob, path: &str) -> bool {
-    if glob.matches(path) {
-        return true;
+/// A task path, split into its segments once for all scopes.
+struct SplitPath<'p> {
+    written: &'p str,
+    absolute: bool,
+    segments: Vec<&'p str>,
+}
+
+impl<'p> SplitPath<'p> {
+    fn new(written: &'p str) -> SplitPath<'p> {
+        SplitPath {
+            written,
+            absolute: absolute(written),
+            segments: path_segments(written),
+        }
     }
-    absolute(path)
-        && path
-            .match_indices('/')
-            .any(|(i, _)| i + 1 < path.len() && glob.matches(&path[i + 1..]))
+
+    /// Whether a scope pattern matches the path: a relative one as it is,
+    /// an absolute one (`/home/me/repo/src/a.rs`, outside the repository's
+    /// view) by any tail.
+    fn matched_by(&self, pattern: &str) -> bool {
+        if self.absolute {
+            (0..self.segments.len()).any(|k| matches_segments(pattern, &self.segments[k..]))
+        } else {
+            matches_segments(pattern, &self.segments)
+        }
+    }
 }
 
 /// Lets every memory that superseded another inherit 0.9 of its relevance
