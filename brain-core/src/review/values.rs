@@ -16,16 +16,19 @@
 //! A value set by its name is that setting's: `KEY=value`, a flag with its
 //! value, a Ruby symbol after a code name (`delivery_method :postmark`,
 //! `queue_adapter = :sidekiq`) and a value after the key a call quotes
-//! (`set('keep_releases', 3)`), and the port after a host name
-//! (`mirth-adt.ngh.local:6661`, a setting of that host). It is compared with the target's value of
+//! (`set('keep_releases', 3)`), the port after a host name
+//! (`mirth-adt.ngh.local:6661`, a setting of that host) and the word a long
+//! flag is given (`--algorithm MLD`). It is compared with the target's value of
 //! that name when the target has one, and its amount alone named as past
 //! ("(was 20)") words the change.
 //!
 //! A change is a value the target states that the candidate states
 //! differently about the same thing: in both titles, when the titles share
 //! their other words (the *frame*) or what the values are about, or when
-//! both are versions each about something the other memory names; or
-//! anywhere, when what the values are about shares a word. Pure; no I/O.
+//! both are versions each about something the other memory names; a
+//! measure in the candidate's title against the one measure of its kind in
+//! the target's text, under titles of one frame; or anywhere, when what the
+//! values are about shares a word. Pure; no I/O.
 
 use std::collections::BTreeSet;
 
@@ -354,6 +357,18 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
             }
         }
     }
+    // A measure the candidate's title states, under titles of one frame,
+    // against the one measure of its kind the target's text states.
+    if same_frame
+        && let Some((q, p)) = title_measures(candidate, target)
+            .into_iter()
+            .find(|(q, p)| differ(q, p) && fresh(q) && !kept(p))
+    {
+        // The new value stands in the title, as below.
+        let mut change = describe(q, p, false, true, (1, about(q, p).max(1)));
+        change.new_in_title = true;
+        return Some(change);
+    }
     // Two times of day or cron schedules under titles about the same thing,
     // two title words or one and wording of a change ("Full reindex runs
     // nightly at 02:00" / "Full reindex only on Sundays" with "now runs
@@ -388,6 +403,34 @@ pub(super) fn change(candidate: &Values, target: &Values) -> Option<ValueChange>
         }
     }
     None
+}
+
+/// Each measure of the candidate's title with the one measure of its kind
+/// (a duration, a size, a ratio …) in the target's text, where the target
+/// has exactly one: "Evidence upload limit is 20 MB per file" against
+/// "Evidence upload limits" stating "… up to 10 MB per file".
+fn title_measures<'v>(candidate: &'v Values, target: &'v Values) -> Vec<(&'v Value, &'v Value)> {
+    let dim_of = |v: &Value| match v.amount {
+        Amount::Number { dim, .. } if !dim.is_empty() => Some(dim),
+        _ => None,
+    };
+    candidate
+        .title
+        .iter()
+        .filter(|q| q.held != Held::Refused)
+        .filter_map(|q| {
+            let dim = dim_of(q)?;
+            let alike: Vec<&Value> = target
+                .all
+                .iter()
+                .filter(|p| dim_of(p) == Some(dim))
+                .collect();
+            match alike[..] {
+                [p] => Some((q, p)),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Whether the target already states the candidate's value `q` of the same
@@ -735,6 +778,19 @@ pub(super) fn values(text: &str) -> Vec<Value> {
             // "`MYSQL_USE_SLAVE_CONNECTION: true`": a setting's value, as
             // "=true" is.
             found = Some((b, core.to_owned(), None, true));
+        } else if let Some(flag) = long_flag_before(&raw, i)
+            && option_word(core)
+            && (core.contains(|c: char| c.is_ascii_uppercase() || c.is_ascii_digit())
+                || token.ends_with('`'))
+        {
+            // `--algorithm MLD`: the word a long flag is given.
+            before.extend(setting_words(flag));
+            found = Some((
+                Amount::Name(core.to_owned()),
+                format!("{flag} {core}"),
+                None,
+                true,
+            ));
         } else if let Some(name) = named_value(&raw, i, core) {
             // "compatibility is now BACKWARD_TRANSITIVE".
             found = Some((Amount::Name(name), core.to_owned(), None, false));
@@ -849,6 +905,37 @@ fn quoted_key(token: &str) -> Option<&str> {
     let start = body.rfind(quote)?;
     let key = &body[start + 1..];
     (body[..start].ends_with('(') && setting_name(key)).then_some(key)
+}
+
+/// The long flag (`--algorithm`) right before the word at `i`, as written
+/// without quotes; not one a code span or a clause closes ("`--gencode`
+/// strips …").
+fn long_flag_before<'t>(raw: &[&'t str], i: usize) -> Option<&'t str> {
+    let written = raw.get(i.checked_sub(1)?)?;
+    if written.ends_with(['`', '\'', '"', ')', ',', ';', ':', '.']) {
+        return None;
+    }
+    let flag = written.trim_start_matches(['`', '\'', '"', '(']);
+    let name = flag.strip_prefix("--")?;
+    (name.len() >= 3
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+    .then_some(flag)
+}
+
+/// Whether a word can be the value a flag is given (`MLD`, `v2`, `json`
+/// closing a code span): letters first, then letters, digits, `-` and
+/// `_`; not another flag, path or number. The caller asks for a capital or
+/// a digit, or the end of a code span: a word of prose may follow a flag
+/// that takes none.
+fn option_word(core: &str) -> bool {
+    core.len() >= 2
+        && core.starts_with(|c: char| c.is_ascii_alphabetic())
+        && core
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// Whether a token is a flag that names the number after it (`-d 10000`,
@@ -1868,6 +1955,16 @@ mod tests {
                 &[("mirth-adt.ngh.local:6661", &["adt", "local", "ngh"])],
             ),
             ("It panics at src/app.module.ts:17 and main.rs:42", &[]),
+            // The word a long flag is given is its value; a word of prose
+            // after a flag that takes none is not.
+            (
+                "We run osrm-routed --algorithm CH on the matrix nodes.",
+                &[("--algorithm CH", &["algorithm", "rout"])],
+            ),
+            (
+                "`--gencode` strips the headers; pass --fork-block-number (set per endpoint).",
+                &[],
+            ),
         ];
         for (text, want) in cases {
             let want: Vec<(String, Vec<String>)> = want
@@ -1900,6 +1997,31 @@ mod tests {
                     "`[webhooks] api_version = \"2024-10\"` in shopify.app.toml has to match.",
                 ),
                 Some("2024-10 → 2025-01"),
+            ),
+            // A measure in one title against the one measure of its kind in
+            // the other memory's text, under titles of one frame.
+            (
+                v(
+                    "Attachment upload limit is 25 MB per file",
+                    "Phone videos kept bouncing at the old limit.",
+                ),
+                v(
+                    "Attachment upload limits",
+                    "The API takes PDF, JPG and PNG up to 10 MB per file, and 25 files at most.",
+                ),
+                Some("10 MB → 25 MB"),
+            ),
+            // The word a long flag is given, changed.
+            (
+                v(
+                    "OSRM on MLD",
+                    "osrm-routed runs with --algorithm MLD so traffic updates only need a re-customize.",
+                ),
+                v(
+                    "OSRM runs Contraction Hierarchies",
+                    "We build with osrm-contract and run osrm-routed --algorithm CH for fast tables.",
+                ),
+                Some("--algorithm CH → --algorithm MLD"),
             ),
             // The port a host is reached on, changed.
             (
