@@ -681,7 +681,9 @@ pub(super) fn values(text: &str) -> Vec<Value> {
         } else if let Some((image, tag)) = image_reference(core).or_else(|| versioned_name(core)) {
             // `node:20-alpine`: the tag of the image named.
             before.push((text::root(image), image.to_owned()));
-            found = Some((Amount::Tag(tag.to_owned()), core.to_owned(), None, true));
+            // Written without the call or quotes around it.
+            let written = core.rsplit(['\'', '"', '(']).next().unwrap_or(core);
+            found = Some((Amount::Tag(tag.to_owned()), written.to_owned(), None, true));
         } else if dated_version(&raw, i, core) {
             // "API version 2024-06-20": the date is the version.
             found = Some((Amount::Tag(core.to_owned()), core.to_owned(), None, true));
@@ -1021,21 +1023,30 @@ fn version_like(tag: &str) -> bool {
 }
 
 /// A package or environment module named with its version after `/` or
-/// `@` (`xcelium/23.09-s004`, `gcc/13.2.0`, `lodash@4.17.21`), as the name
+/// `@` (`xcelium/23.09-s004`, `gcc/13.2.0`, `lodash@4.17.21`; after `@` a
+/// major version alone, `actions/checkout@v4`), as the name
 /// and the version: the version a tool is pinned to, like an image's tag.
 /// A path's last part (`docs/2024.05`) is no version of the directory: the
 /// version has a dot and starts with a digit, and the name is one word.
 fn versioned_name(core: &str) -> Option<(&str, &str)> {
-    let (path, version) = core.rsplit_once('@').or_else(|| core.rsplit_once('/'))?;
-    let name = path.rsplit('/').next()?;
+    let at = core.rsplit_once('@');
+    let (path, version) = at.or_else(|| core.rsplit_once('/'))?;
+    // The name inside a call or quotes: `@Library('portal-pipeline-lib@v4')`.
+    let name = path.rsplit(['/', '\'', '"', '(']).next()?;
     let is_name = package_name(name);
-    let is_version = version_like(version)
-        && version.contains('.')
+    // After `@`, a major version alone pins too: `actions/checkout@v4`.
+    let major = at.is_some()
+        && version
+            .strip_prefix('v')
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    let is_version = major
+        || (version_like(version)
+            && version.contains('.')
         && !version.ends_with('.')
         // A file: `reports/2024.csv`.
         && version
             .rsplit_once('.')
-            .is_none_or(|(_, ext)| ext.starts_with(|c: char| c.is_ascii_digit()));
+            .is_none_or(|(_, ext)| ext.starts_with(|c: char| c.is_ascii_digit())));
     (is_name && is_version).then_some((name, version))
 }
 
@@ -2010,6 +2021,18 @@ mod tests {
                     "The API takes PDF, JPG and PNG up to 10 MB per file, and 25 files at most.",
                 ),
                 Some("10 MB → 25 MB"),
+            ),
+            // A major version after `@` pins a library or an action.
+            (
+                v(
+                    "Pin the shared pipeline library at v5",
+                    "Jenkinsfiles load `@Library('portal-pipeline-lib@v5') _`; v4 is frozen.",
+                ),
+                v(
+                    "Jenkinsfiles use the shared pipeline library",
+                    "Every Jenkinsfile is `@Library('portal-pipeline-lib@v4') _` plus one call.",
+                ),
+                Some("portal-pipeline-lib@v4 → portal-pipeline-lib@v5"),
             ),
             // The word a long flag is given, changed.
             (
