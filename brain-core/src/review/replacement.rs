@@ -53,6 +53,7 @@ pub const REPLACEMENT_WORDING: &[&str] = &[
     "moved to",
     "moved into",
     "extracted into",
+    "turned into",
     "split out into",
     "split into",
     "was split up",
@@ -285,6 +286,7 @@ pub(super) fn retires(phrase: &str) -> bool {
                 | "relocated to"
                 | "relocated"
                 | "extracted into"
+                | "turned into"
                 | "split into"
                 | "split out into"
         )
@@ -329,7 +331,7 @@ fn object_side(phrase: &str) -> Side {
         // ("X was removed from the admin dashboard").
         "not anymore" | "anymore" | "any more" | "replaced by" | "superseded by" | "in favor of"
         | "in favour of" | "gone" | "went away" | "going away" | "moved to"
-        | "moved into" | "extracted into" | "split into" | "split out into" | "was split up" | "were split up"
+        | "moved into" | "extracted into" | "turned into" | "split into" | "split out into" | "was split up" | "were split up"
         | "been split up" | "relocated to" | "now lives in"
         | "now live in" | "now in" | "now sit in" | "now sit under" | "was removed"
         | "were removed" | "been removed" | "was deleted" | "were deleted" | "been deleted"
@@ -1011,6 +1013,11 @@ mod tests {
             (
                 "Use date-fns instead of Moment.js; it is smaller.",
                 &[("instead of", &[&["moment", "js"]])],
+            ),
+            // What was turned into something else is what moved.
+            (
+                "libs/audit was turned into a starter at platform/audit-starter.",
+                &[("turned into", &[&["audit", "libs"]])],
             ),
             // A word of a path or a snake_case name is part of that name.
             (
