@@ -173,6 +173,9 @@ pub(super) struct Features {
     /// Whether it says something moved ([`MOVE_VERBS`]), found when first
     /// needed.
     says_moved: OnceCell<bool>,
+    /// The [`text::root`]s of each clause of summary and detail, found when
+    /// first needed (see [`Scored::brings_clause`]).
+    body_clauses: OnceCell<Vec<BTreeSet<String>>>,
 }
 
 impl Features {
@@ -215,6 +218,7 @@ impl Features {
             addresses: OnceCell::new(),
             says_where: OnceCell::new(),
             says_moved: OnceCell::new(),
+            body_clauses: OnceCell::new(),
             terms: text::terms(&text),
             quantities: text::quantities(&text),
             title_tokens: text::tokens(&m.title),
@@ -371,6 +375,16 @@ impl Features {
 
     /// Whether the text says in a verb that something moved: "moved",
     /// "renamed", "relocated", "migrated" (see [`MOVE_VERBS`]), not "now".
+    /// The roots of each clause of summary and detail.
+    fn body_clauses(&self) -> &[BTreeSet<String>] {
+        self.body_clauses.get_or_init(|| {
+            text::clause_texts(&self.text[self.title_len..])
+                .iter()
+                .map(|clause| text::roots(clause))
+                .collect()
+        })
+    }
+
     fn says_moved(&self) -> bool {
         *self.says_moved.get_or_init(|| {
             text::words(&self.text)
@@ -1503,7 +1517,7 @@ pub(super) fn evidence(
         titles_share: titles_share(features, target_features),
         traded,
         new_names: new_names(features, target_features),
-        brings_clause: brings_clause(candidate, target_features),
+        brings_clause: brings_clause(features, target_features),
         cross_type: candidate.kind != target.kind,
         kin: candidate.kind != target.kind && same_kind(candidate.kind, target.kind),
         rules_pair: rules_pair(candidate.kind, target.kind),
@@ -2413,19 +2427,19 @@ fn new_names(features: &Features, target_features: &Features) -> usize {
 
 /// Whether a clause of the candidate's summary or detail is news to the
 /// target (see [`Scored::brings_clause`]).
-fn brings_clause(candidate: &Memory, target_features: &Features) -> bool {
-    let body = format!("{}\n{}", candidate.summary, candidate.detail);
-    text::clause_texts(&body).iter().any(|clause| {
-        let (new, known) = text::roots(clause)
-            .iter()
-            .filter(|w| w.chars().count() >= 3)
-            .fold((0, 0), |(new, known), w| {
-                if text::has_root(&target_features.roots, w) {
-                    (new, known + 1)
-                } else {
-                    (new + 1, known)
-                }
-            });
+fn brings_clause(features: &Features, target_features: &Features) -> bool {
+    features.body_clauses().iter().any(|clause| {
+        let (new, known) =
+            clause
+                .iter()
+                .filter(|w| w.chars().count() >= 3)
+                .fold((0, 0), |(new, known), w| {
+                    if text::has_root(&target_features.roots, w) {
+                        (new, known + 1)
+                    } else {
+                        (new + 1, known)
+                    }
+                });
         new >= 5 && known <= 1
     })
 }
