@@ -26,21 +26,12 @@ impl Glob {
     /// under it (`services/payments` and `services/payments/` match
     /// `services/payments/ledger.rs`; nothing lies under a file).
     pub fn new(pattern: &str) -> Glob {
-        let p = pattern.trim();
-        let p = p.strip_prefix("./").unwrap_or(p);
-        let p = p.trim_start_matches('/');
-        let dir = p.ends_with('/') || !is_pattern(p);
-        let mut segments: Vec<String> = p
-            .split('/')
-            .filter(|s| !s.is_empty() && *s != ".")
-            .map(str::to_owned)
-            .collect();
-        if dir {
-            segments.push("**".to_owned());
+        Glob {
+            segments: pattern_segments(pattern)
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
         }
-        // `**/**` is `**`.
-        segments.dedup_by(|a, b| a == "**" && b == "**");
-        Glob { segments }
     }
 
     /// Whether `path` (relative, `/`-separated) matches.
@@ -61,13 +52,19 @@ pub fn path_segments(path: &str) -> Vec<&str> {
 /// `Glob::new(pattern).matches(path)` tells, without copying the pattern's
 /// segments into a [`Glob`].
 pub fn matches_segments(pattern: &str, path: &[&str]) -> bool {
+    match_segments(&pattern_segments(pattern), path)
+}
+
+/// The segments a pattern matches with (see [`Glob::new`]): leading `./`
+/// and `/` ignored, a pattern without wildcards or ending in `/` followed
+/// by `**`, and `**/**` written `**`.
+fn pattern_segments(pattern: &str) -> Vec<&str> {
     let p = pattern.trim();
     let p = p.strip_prefix("./").unwrap_or(p);
     let p = p.trim_start_matches('/');
     let dir = p.ends_with('/') || !is_pattern(p);
     let mut segments: Vec<&str> = Vec::with_capacity(8);
     for seg in p.split('/').filter(|s| !s.is_empty() && *s != ".") {
-        // `**/**` is `**`.
         if !(seg == "**" && segments.last() == Some(&"**")) {
             segments.push(seg);
         }
@@ -75,7 +72,7 @@ pub fn matches_segments(pattern: &str, path: &[&str]) -> bool {
     if dir && segments.last() != Some(&"**") {
         segments.push("**");
     }
-    match_segments(&segments, path)
+    segments
 }
 
 /// Whether `pattern` may match the relative `path` as far as their first
